@@ -1,0 +1,36 @@
+"""Craig Reynolds' steering behaviours for arcade 3.x sprites, batched with numpy.
+
+Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_update``::
+
+    import arcade_steering as steer
+
+    world = steer.SteeringWorld(seed=0)
+    world.attach(ship, steer.PriorityBlend(steer.Flee(mine, panic_distance=80),
+                                           steer.Arrive(dock)),
+                 max_speed=160, max_force=400)
+"""
+
+from . import testing
+from .agent import SteeringAgent
+from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
+from .behaviors.wander import Wander
+from .combine import PriorityBlend, WeightedBlend
+from .component import SteeringComponent
+from .context import SteeringContext
+from .world import SteeringWorld
+
+__all__ = [
+    "Arrive",
+    "Evade",
+    "Flee",
+    "PriorityBlend",
+    "Pursue",
+    "Seek",
+    "SteeringAgent",
+    "SteeringComponent",
+    "SteeringContext",
+    "SteeringWorld",
+    "Wander",
+    "WeightedBlend",
+    "testing",
+]

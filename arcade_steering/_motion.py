@@ -1,0 +1,46 @@
+"""Velocity estimates for moving targets the world does not move itself."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+#: Updates a tracked object may go unasked before the tracker forgets it.
+_FORGET_AFTER = 3
+
+
+def read_position(source: Any) -> tuple[float, float]:
+    """Position of a sprite-like object or a zero-argument callable, as floats."""
+    position = source.position if hasattr(source, "position") else source()
+    return float(position[0]), float(position[1])
+
+
+class MotionTracker:
+    """Estimates velocities (px/s) of sprites and callables from their position changes."""
+
+    def __init__(self) -> None:
+        # id(source) -> [source, last position, velocity, updates since last asked]
+        self._entries: dict[int, list[Any]] = {}
+
+    def velocity(self, source: Any) -> np.ndarray:
+        """Estimated velocity of ``source`` ``(2,)``; zero until it has been seen twice."""
+        entry = self._entries.get(id(source))
+        if entry is None or entry[0] is not source:
+            entry = [source, read_position(source), np.zeros(2), 0]
+            self._entries[id(source)] = entry
+        entry[3] = 0
+        return entry[2]
+
+    def sample(self, dt: float) -> None:
+        """Read every tracked source once per update of ``dt`` seconds."""
+        for key, entry in list(self._entries.items()):
+            entry[3] += 1
+            if entry[3] > _FORGET_AFTER:
+                del self._entries[key]
+                continue
+            position = read_position(entry[0])
+            if all(map(math.isfinite, position)):
+                entry[2] = (np.subtract(position, entry[1])) / dt
+                entry[1] = position

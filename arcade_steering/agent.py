@@ -1,0 +1,133 @@
+"""SteeringAgent: a view on one agent's row in a SteeringWorld."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._validate import check_non_negative, check_point, check_positive
+
+if TYPE_CHECKING:
+    from .component import SteeringComponent
+    from .world import SteeringWorld
+
+
+class SteeringAgent:
+    """One attached sprite's steering state, read from (and written to) the world's arrays.
+
+    Get it from :meth:`SteeringWorld.attach` or :meth:`SteeringWorld.agent_of`. After
+    :meth:`SteeringWorld.detach` the view is dead and every access raises ``RuntimeError``.
+    """
+
+    __slots__ = ("_slot", "_world")
+
+    def __init__(self, world: SteeringWorld, slot: int) -> None:
+        self._world: SteeringWorld | None = world
+        self._slot = slot
+
+    def _live(self) -> SteeringWorld:
+        if self._world is None:
+            raise RuntimeError("this agent has been detached from its world")
+        return self._world
+
+    def _detached(self) -> None:
+        self._world = None
+
+    @property
+    def sprite(self) -> Any:
+        """The sprite this agent moves."""
+        return self._live()._sprite[self._slot]
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """Position ``(x, y)`` in px, as of the last update (the sprite's own between updates)."""
+        x, y = self._live()._position[self._slot]
+        return float(x), float(y)
+
+    @property
+    def velocity(self) -> tuple[float, float]:
+        """Velocity ``(vx, vy)`` in px/s. Settable (e.g. a knock-back)."""
+        vx, vy = self._live()._velocity[self._slot]
+        return float(vx), float(vy)
+
+    @velocity.setter
+    def velocity(self, value: tuple[float, float]) -> None:
+        self._live()._velocity[self._slot] = check_point("velocity", value)
+
+    @property
+    def speed(self) -> float:
+        """Speed in px/s."""
+        vx, vy = self.velocity
+        return float((vx * vx + vy * vy) ** 0.5)
+
+    @property
+    def heading(self) -> tuple[float, float]:
+        """Unit direction of travel ``(hx, hy)``; kept while the agent stands still."""
+        hx, hy = self._live()._heading[self._slot]
+        return float(hx), float(hy)
+
+    @property
+    def force(self) -> tuple[float, float]:
+        """The steering force applied in the last (sub)step, after truncation to max_force."""
+        fx, fy = self._live()._force[self._slot]
+        return float(fx), float(fy)
+
+    @property
+    def behavior(self) -> SteeringComponent:
+        """The root of the behaviour tree. Settable at run time; per-agent state restarts."""
+        return self._live()._behavior[self._slot]
+
+    @behavior.setter
+    def behavior(self, value: SteeringComponent) -> None:
+        self._live()._set_behavior(self._slot, value)
+
+    @property
+    def max_speed(self) -> float:
+        """Speed limit, px/s (> 0)."""
+        return float(self._live()._max_speed[self._slot])
+
+    @max_speed.setter
+    def max_speed(self, value: float) -> None:
+        self._live()._max_speed[self._slot] = check_positive("max_speed", value)
+
+    @property
+    def max_force(self) -> float:
+        """Force limit, px/s² times mass (> 0)."""
+        return float(self._live()._max_force[self._slot])
+
+    @max_force.setter
+    def max_force(self, value: float) -> None:
+        self._live()._max_force[self._slot] = check_positive("max_force", value)
+
+    @property
+    def mass(self) -> float:
+        """Mass (> 0): the force is divided by it."""
+        return float(self._live()._mass[self._slot])
+
+    @mass.setter
+    def mass(self, value: float) -> None:
+        self._live()._mass[self._slot] = check_positive("mass", value)
+
+    @property
+    def radius(self) -> float:
+        """Radius of the agent's circle, px (>= 0)."""
+        return float(self._live()._radius[self._slot])
+
+    @radius.setter
+    def radius(self, value: float) -> None:
+        self._live()._radius[self._slot] = check_non_negative("radius", value)
+
+    @property
+    def response_time(self) -> float:
+        """Seconds in which the agent wants to correct its velocity (> 0)."""
+        return float(self._live()._response_time[self._slot])
+
+    @response_time.setter
+    def response_time(self, value: float) -> None:
+        self._live()._response_time[self._slot] = check_positive("response_time", value)
+
+    def __repr__(self) -> str:
+        if self._world is None:
+            return "SteeringAgent(detached)"
+        x, y = self.position
+        vx, vy = self.velocity
+        return f"SteeringAgent(position=({x:.1f}, {y:.1f}), velocity=({vx:.1f}, {vy:.1f}))"

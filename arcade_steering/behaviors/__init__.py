@@ -1,0 +1,1 @@
+"""Built-in steering behaviours, one family per module."""

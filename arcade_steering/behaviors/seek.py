@@ -1,0 +1,265 @@
+"""Seek, Flee, Arrive, Pursue and Evade: steering towards or away from a point.
+
+The kernels are pure functions over arrays (positions ``(n, 2)``, limits ``(n,)``); the
+classes hold parameters and gather them per agent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._params import FloatParam, TargetParam
+from .._vec import lengths, normalize, spread_directions
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import TARGET_COLOR
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+def velocity_force(
+    desired: np.ndarray, velocity: np.ndarray, response_time: np.ndarray
+) -> np.ndarray:
+    """Reynolds' steering: ``(desired - velocity) / response_time``, ``(n, 2)``."""
+    return (desired - velocity) / response_time[:, None]
+
+
+def seek_velocity(position: np.ndarray, target: np.ndarray, max_speed: np.ndarray) -> np.ndarray:
+    """Full speed straight at ``target``; zero when already there. ``(n, 2)`` px/s."""
+    return normalize(target - position) * max_speed[:, None]
+
+
+def flee_velocity(
+    position: np.ndarray,
+    threat: np.ndarray,
+    max_speed: np.ndarray,
+    panic_distance: np.ndarray,
+    fallback: np.ndarray,
+) -> np.ndarray:
+    """Full speed away from ``threat`` when closer than ``panic_distance``, else zero.
+
+    Args:
+        fallback: Unit directions ``(n, 2)`` to flee in when standing on the threat.
+    """
+    away = position - threat
+    distance = lengths(away)
+    desired = normalize(away, fallback) * max_speed[:, None]
+    desired[distance >= panic_distance] = 0.0
+    return desired
+
+
+def arrive_velocity(
+    position: np.ndarray,
+    target: np.ndarray,
+    max_speed: np.ndarray,
+    max_acceleration: np.ndarray,
+    response_time: np.ndarray,
+    slowing_radius: np.ndarray,
+    tolerance: np.ndarray,
+) -> np.ndarray:
+    """Velocity that brakes to a stop at ``target`` without coasting past it.
+
+    The desired speed falls linearly inside ``slowing_radius``, but never faster than the
+    agent can brake (``sqrt(2 a d)``) and never with a slope steeper than ``1 / (4 response_time)``
+    (beyond it the lag of the response makes the approach oscillate). Zero within ``tolerance``.
+    """
+    offset = target - position
+    distance = lengths(offset)
+    slope = np.minimum(max_speed / np.maximum(slowing_radius, 1e-9), 0.25 / response_time)
+    speed = np.minimum.reduce(
+        [max_speed, slope * distance, np.sqrt(2.0 * 0.8 * max_acceleration * distance)]
+    )
+    speed[distance <= tolerance] = 0.0
+    return normalize(offset) * speed[:, None]
+
+
+def predicted_position(
+    position: np.ndarray,
+    quarry: np.ndarray,
+    quarry_velocity: np.ndarray,
+    max_speed: np.ndarray,
+    max_prediction: np.ndarray,
+) -> np.ndarray:
+    """Where the quarry will be when reached.
+
+    ``quarry + v * min(distance / max_speed, max_prediction)``, ``(n, 2)``.
+    """
+    lookahead = np.minimum(lengths(quarry - position) / max_speed, max_prediction)
+    return quarry + quarry_velocity * lookahead[:, None]
+
+
+# -- components ------------------------------------------------------------------------------
+
+
+class Seek(SteeringComponent):
+    """Steer at full speed towards a target.
+
+    Args:
+        target: An ``(x, y)`` point, a sprite (anything with ``.position``) or a zero-argument
+            callable returning ``(x, y)``.
+    """
+
+    batch_instances = True
+    target = TargetParam()
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        target = ctx.target()
+        _record_targets(ctx, target)
+        desired = seek_velocity(ctx.position, target, ctx.max_speed)
+        return velocity_force(desired, ctx.velocity, ctx.response_time)
+
+
+class Flee(SteeringComponent):
+    """Steer at full speed away from a target, only within ``panic_distance`` of it.
+
+    Silent outside the panic distance, so it belongs first in a :class:`PriorityBlend`.
+
+    Args:
+        target: The threat: a point, a sprite or a callable.
+        panic_distance: Distance (px) inside which the agent flees; None for everywhere.
+    """
+
+    batch_instances = True
+    target = TargetParam()
+    panic_distance = FloatParam(minimum=0.0, exclusive=True, optional=True)
+
+    def __init__(self, target: Any, panic_distance: float | None = None) -> None:
+        self.target = target
+        self.panic_distance = panic_distance
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        desired = flee_velocity(
+            ctx.position,
+            ctx.target(),
+            ctx.max_speed,
+            ctx.param("panic_distance"),
+            _fallback_directions(ctx),
+        )
+        force = velocity_force(desired, ctx.velocity, ctx.response_time)
+        force[~desired.any(axis=1)] = 0.0
+        return force
+
+
+class Arrive(SteeringComponent):
+    """Steer towards a target and brake to a stop on it, never coasting past it.
+
+    Args:
+        target: A point, a sprite or a callable.
+        slowing_radius: Distance (px) at which braking starts.
+        tolerance: Distance (px) counted as arrived: the agent stops within it.
+    """
+
+    batch_instances = True
+    target = TargetParam()
+    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
+    tolerance = FloatParam(minimum=0.0)
+
+    def __init__(self, target: Any, slowing_radius: float = 100.0, tolerance: float = 2.0) -> None:
+        self.target = target
+        self.slowing_radius = slowing_radius
+        self.tolerance = tolerance
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        target = ctx.target()
+        _record_targets(ctx, target)
+        desired = arrive_velocity(
+            ctx.position,
+            target,
+            ctx.max_speed,
+            ctx.max_force / ctx.mass,
+            ctx.response_time,
+            ctx.param("slowing_radius"),
+            ctx.param("tolerance"),
+        )
+        return velocity_force(desired, ctx.velocity, ctx.response_time)
+
+
+class Pursue(SteeringComponent):
+    """Seek where a moving quarry will be, predicting from its velocity.
+
+    Args:
+        quarry: A sprite (attached to the world, or moved by the game: its velocity is then
+            estimated from its position change between updates) or a callable.
+        max_prediction: Longest look-ahead, seconds.
+    """
+
+    batch_instances = True
+    quarry = TargetParam()
+    max_prediction = FloatParam(minimum=0.0)
+
+    def __init__(self, quarry: Any, max_prediction: float = 1.0) -> None:
+        self.quarry = quarry
+        self.max_prediction = max_prediction
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        aim = predicted_position(
+            ctx.position,
+            ctx.target("quarry"),
+            ctx.target_velocity("quarry"),
+            ctx.max_speed,
+            ctx.param("max_prediction"),
+        )
+        _record_targets(ctx, aim)
+        desired = seek_velocity(ctx.position, aim, ctx.max_speed)
+        return velocity_force(desired, ctx.velocity, ctx.response_time)
+
+
+class Evade(SteeringComponent):
+    """Flee from where a moving threat will be; silent beyond ``threat_range``.
+
+    Args:
+        threat: A sprite or a callable (see :class:`Pursue`).
+        threat_range: Distance (px) to the threat inside which the agent evades; None for
+            everywhere.
+        max_prediction: Longest look-ahead, seconds.
+    """
+
+    batch_instances = True
+    threat = TargetParam()
+    threat_range = FloatParam(minimum=0.0, exclusive=True, optional=True)
+    max_prediction = FloatParam(minimum=0.0)
+
+    def __init__(
+        self, threat: Any, threat_range: float | None = None, max_prediction: float = 1.0
+    ) -> None:
+        self.threat = threat
+        self.threat_range = threat_range
+        self.max_prediction = max_prediction
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        threat = ctx.target("threat")
+        in_range = lengths(threat - ctx.position) < ctx.param("threat_range")
+        aim = predicted_position(
+            ctx.position,
+            threat,
+            ctx.target_velocity("threat"),
+            ctx.max_speed,
+            ctx.param("max_prediction"),
+        )
+        desired = flee_velocity(
+            ctx.position,
+            aim,
+            ctx.max_speed,
+            np.full(len(ctx), np.inf),
+            _fallback_directions(ctx),
+        )
+        force = velocity_force(desired, ctx.velocity, ctx.response_time)
+        force[~in_range] = 0.0
+        return force
+
+
+def _fallback_directions(ctx: SteeringContext) -> np.ndarray:
+    """Directions for an agent standing exactly on what it flees: onwards, or spread."""
+    moving = np.any(ctx.velocity != 0.0, axis=1)
+    return np.where(moving[:, None], ctx.heading, spread_directions(ctx.slots))
+
+
+def _record_targets(ctx: SteeringContext, targets: np.ndarray) -> None:
+    if ctx.debug is not None:
+        ctx.debug.lines(ctx.position, targets, TARGET_COLOR)
+        ctx.debug.points(targets, TARGET_COLOR)

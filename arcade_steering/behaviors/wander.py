@@ -1,0 +1,67 @@
+"""Wander: Reynolds' random stroll, a target sliding on a circle ahead of the agent."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._params import FloatParam
+from .._vec import perpendicular
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import TARGET_COLOR
+from .seek import seek_velocity, velocity_force
+
+
+def wander_targets(
+    position: np.ndarray,
+    heading: np.ndarray,
+    angle: np.ndarray,
+    radius: np.ndarray,
+    distance: np.ndarray,
+) -> np.ndarray:
+    """Points on the wander circle: ``distance`` ahead along ``heading``, at ``angle``
+    (radians, counter-clockwise from the heading) on a circle of ``radius``. ``(n, 2)``."""
+    forward = heading * np.cos(angle)[:, None] + perpendicular(heading) * np.sin(angle)[:, None]
+    return position + heading * distance[:, None] + forward * radius[:, None]
+
+
+class Wander(SteeringComponent):
+    """Stroll about: seek a point that drifts randomly on a circle ahead of the agent.
+
+    The point's angle on the circle is a random walk in time, so the stroll looks the same at
+    any frame rate: after ``t`` seconds its spread is ``jitter * sqrt(t)`` radians. Randomness
+    comes only from the world's seeded generator.
+
+    Args:
+        radius: Radius of the wander circle, px. Larger: wider turns.
+        distance: How far ahead of the agent the circle's centre lies, px. Larger: calmer.
+        jitter: Angular random walk of the point on the circle, radians per sqrt(second).
+    """
+
+    batch_instances = True
+    radius = FloatParam(minimum=0.0)
+    distance = FloatParam(minimum=0.0)
+    jitter = FloatParam(minimum=0.0)
+
+    def __init__(self, radius: float = 30.0, distance: float = 60.0, jitter: float = 3.0) -> None:
+        self.radius = radius
+        self.distance = distance
+        self.jitter = jitter
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        n = len(ctx)
+        angle = ctx.state("angle")
+        fresh = np.isnan(angle)
+        angle[fresh] = ctx.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
+        angle += ctx.param("jitter") * np.sqrt(ctx.dt) * ctx.rng.standard_normal(n)
+        angle = (angle + np.pi) % (2.0 * np.pi) - np.pi
+        ctx.set_state("angle", angle)
+        targets = wander_targets(
+            ctx.position, ctx.heading, angle, ctx.param("radius"), ctx.param("distance")
+        )
+        if ctx.debug is not None:
+            centers = ctx.position + ctx.heading * ctx.param("distance")[:, None]
+            ctx.debug.circles(centers, ctx.param("radius"), TARGET_COLOR)
+            ctx.debug.points(targets, TARGET_COLOR)
+        desired = seek_velocity(ctx.position, targets, ctx.max_speed)
+        return velocity_force(desired, ctx.velocity, ctx.response_time)

@@ -1,0 +1,108 @@
+"""Combiners: blend the forces of child components. They nest freely."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._params import FloatParam
+from ._validate import check_real
+from ._vec import lengths, truncate
+from .component import SteeringComponent, check_component
+from .context import SteeringContext
+
+
+class WeightedBlend(SteeringComponent):
+    """The weighted sum of the children's forces, truncated to each agent's ``max_force``.
+
+    Args:
+        *weighted: ``(component, weight)`` pairs; weights are finite numbers (negative ones
+            invert a child, e.g. a negative Cohesion).
+
+    Example:
+        ``WeightedBlend((FollowLeader(leader), 1.0), (Separation(30), 1.5))``
+    """
+
+    batch_instances = True
+
+    def __init__(self, *weighted: tuple[SteeringComponent, float]) -> None:
+        if not weighted:
+            raise ValueError("weighted needs at least one (component, weight) pair")
+        children, weights = [], []
+        for index, pair in enumerate(weighted):
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"weighted[{index}] must be a (component, weight) pair")
+            children.append(check_component(f"weighted[{index}] component", pair[0]))
+            weights.append(check_real(f"weighted[{index}] weight", pair[1]))
+        self._children = tuple(children)
+        self._weights = tuple(weights)
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        """One weight per child, in order."""
+        return self._weights
+
+    @weights.setter
+    def weights(self, values: Any) -> None:
+        checked = tuple(check_real(f"weights[{i}]", value) for i, value in enumerate(values))
+        if len(checked) != len(self._children):
+            raise ValueError(f"weights needs {len(self._children)} values, got {len(checked)}")
+        self._weights = checked
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        weights = ctx.param("_weights")
+        total = np.zeros((len(ctx), 2))
+        for index in range(len(self._children)):
+            total += weights[:, index, None] * ctx.child(index)
+        return truncate(total, ctx.max_force)
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(
+            f"({c!r}, {w})" for c, w in zip(self._children, self._weights, strict=True)
+        )
+        return f"WeightedBlend({pairs})"
+
+
+class PriorityBlend(SteeringComponent):
+    """The force of the first child whose force exceeds ``threshold``; zero if none does.
+
+    Order matters: put the components that are silent most of the time first (AvoidWalls,
+    AvoidObstacles, EvadeSightCone, Flee with a panic distance) and the always-on drive
+    (Seek, Arrive, FollowPath) last. A Seek that is on course returns about zero, so placed
+    first it would hand over to the next child whenever it is content.
+
+    Every child is evaluated for every agent, so per-agent state (path progress, wander) keeps
+    advancing while a higher-priority child is in charge.
+
+    Args:
+        *components: Children in order of priority.
+        threshold: Force magnitude (px/s² times mass) above which a child takes charge.
+    """
+
+    batch_instances = True
+    threshold = FloatParam(minimum=0.0)
+
+    def __init__(self, *components: SteeringComponent, threshold: float = 1e-3) -> None:
+        if not components:
+            raise ValueError("components needs at least one component")
+        self._children = tuple(
+            check_component(f"components[{index}]", component)
+            for index, component in enumerate(components)
+        )
+        self.threshold = threshold
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        threshold = ctx.param("threshold")
+        result = np.zeros((len(ctx), 2))
+        undecided = np.ones(len(ctx), dtype=bool)
+        for index in range(len(self._children)):
+            force = ctx.child(index)
+            takes = undecided & (lengths(force) > threshold)
+            result[takes] = force[takes]
+            undecided &= ~takes
+        return result
+
+    def __repr__(self) -> str:
+        children = ", ".join(repr(child) for child in self._children)
+        return f"PriorityBlend({children}, threshold={self.threshold})"

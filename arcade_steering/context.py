@@ -1,0 +1,229 @@
+"""What a component sees when it steers a batch of agents."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._batches import BatchNode
+from ._params import TargetParam, gathered_value
+from ._vec import lengths
+
+if TYPE_CHECKING:
+    from .debug import DebugRecorder
+    from .world import SteeringWorld
+
+
+class BatchFrame:
+    """The arrays of one batch for one (sub)step, shared by every node of its tree.
+
+    Arrays are read-only copies: a component returns forces and never moves agents itself.
+    """
+
+    def __init__(
+        self,
+        world: SteeringWorld,
+        slots: np.ndarray,
+        dt: float,
+        debug: DebugRecorder | None,
+    ) -> None:
+        self.world = world
+        self.slots = slots
+        self.dt = dt
+        self.debug = debug
+        self.position = _frozen(world._position[slots])
+        self.velocity = _frozen(world._velocity[slots])
+        self.max_speed = _frozen(world._max_speed[slots])
+        self.max_force = _frozen(world._max_force[slots])
+        self.mass = _frozen(world._mass[slots])
+        self.radius = _frozen(world._radius[slots])
+        # A response time shorter than the step would overshoot: never react faster than dt.
+        self.response_time = _frozen(np.maximum(world._response_time[slots], dt))
+        self.heading = _frozen(world._heading[slots])
+
+
+class SteeringContext:
+    """The batch of agents a component steers, and what they can see.
+
+    Every array has one row per agent of the batch (``n = len(ctx)``) and is read-only.
+
+    Attributes:
+        position: Positions ``(n, 2)``, px.
+        velocity: Velocities ``(n, 2)``, px/s.
+        max_speed: Speed limits ``(n,)``, px/s.
+        max_force: Force limits ``(n,)``, px/s² times mass.
+        mass: Masses ``(n,)``.
+        radius: Agents' radii ``(n,)``, px.
+        response_time: Seconds in which each agent wants to correct its velocity ``(n,)``;
+            never less than ``dt``.
+        heading: Unit directions of travel ``(n, 2)``; kept while an agent stands still.
+        dt: The (sub)step in seconds.
+        slots: The agents' rows in the world's arrays ``(n,)``.
+    """
+
+    def __init__(self, frame: BatchFrame, node: BatchNode) -> None:
+        self._frame = frame
+        self._node = node
+        self.position = frame.position
+        self.velocity = frame.velocity
+        self.max_speed = frame.max_speed
+        self.max_force = frame.max_force
+        self.mass = frame.mass
+        self.radius = frame.radius
+        self.response_time = frame.response_time
+        self.heading = frame.heading
+        self.dt = frame.dt
+        self.slots = frame.slots
+
+    def __len__(self) -> int:
+        return len(self._frame.slots)
+
+    @property
+    def speed(self) -> np.ndarray:
+        """Speeds ``(n,)``, px/s."""
+        return lengths(self.velocity)
+
+    @property
+    def world(self) -> SteeringWorld:
+        """The :class:`~arcade_steering.SteeringWorld` being updated."""
+        return self._frame.world
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The world's seeded random generator: the only source of randomness."""
+        return self._frame.world.rng
+
+    @property
+    def debug(self) -> DebugRecorder | None:
+        """Where to record debug shapes this step, or None when nobody will draw them."""
+        return self._frame.debug
+
+    @property
+    def components(self) -> list[Any]:
+        """The component instance each agent of the batch has at this place in its tree."""
+        return self._node.instances
+
+    def child(self, index: int) -> np.ndarray:
+        """Forces ``(n, 2)`` of child ``index`` of this component, for the same agents."""
+        return evaluate(self._frame, self._node.children[index])
+
+    def param(self, name: str) -> np.ndarray:
+        """A declared parameter of every agent's component, ``(n,)`` (or ``(n, k)``).
+
+        ``None`` (no limit) is gathered as ``inf``. Re-gathered only after a parameter changed.
+        """
+        n = len(self)
+
+        def build(node: BatchNode) -> np.ndarray:
+            if node.shared:
+                value = np.asarray(gathered_value(getattr(node.component, name)), dtype=float)
+                return np.broadcast_to(value, (n, *value.shape))
+            values = [gathered_value(getattr(c, name)) for c in node.instances]
+            return _frozen(np.array(values, dtype=float))
+
+        return self._node.cached(("param", name), build)
+
+    def target(self, name: str = "target") -> np.ndarray:
+        """Positions ``(n, 2)`` of every agent's target parameter ``name``, read now."""
+        return self._targets(name).positions(self._frame.world)
+
+    def target_velocity(self, name: str = "target") -> np.ndarray:
+        """Velocities ``(n, 2)`` px/s of the targets: the world's for attached sprites,
+        estimated from position changes between updates for other moving targets, zero for
+        fixed points."""
+        return self._targets(name).velocities(self._frame.world)
+
+    def groups(self, name: str) -> list[tuple[Any, np.ndarray]]:
+        """Agents grouped by the object their parameter ``name`` holds (a path, a leader).
+
+        Returns:
+            ``(value, rows)`` pairs: ``rows`` are positions in this batch (``(k,)`` int).
+        """
+        n = len(self)
+
+        def build(node: BatchNode) -> list[tuple[Any, np.ndarray]]:
+            if node.shared:
+                return [(getattr(node.component, name), np.arange(n))]
+            members: dict[int, tuple[Any, list[int]]] = {}
+            for row, component in enumerate(node.instances):
+                value = getattr(component, name)
+                members.setdefault(id(value), (value, []))[1].append(row)
+            return [(value, np.array(rows)) for value, rows in members.values()]
+
+        return self._node.cached(("groups", name), build)
+
+    def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
+        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).
+
+        A new agent (or one whose behaviour changed) starts with ``fill``.
+        """
+        store = self._frame.world._states.array(self._state_key(name), fill, shape)
+        return store[self._frame.slots]
+
+    def set_state(self, name: str, values: np.ndarray) -> None:
+        """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
+        values = np.asarray(values)
+        store = self._frame.world._states.array(self._state_key(name), np.nan, values.shape[1:])
+        store[self._frame.slots] = values
+
+    def _state_key(self, name: str) -> Hashable:
+        return (self._node.index, type(self._node.component).__name__, name)
+
+    def _targets(self, name: str) -> TargetTable:
+        if not isinstance(getattr(type(self._node.component), name, None), TargetParam):
+            raise AttributeError(f"{type(self._node.component).__name__} has no target {name!r}")
+        return self._node.cached(("target", name), lambda node: TargetTable(node, name))
+
+
+class TargetTable:
+    """The distinct targets of a batch node and which agent aims at which."""
+
+    def __init__(self, node: BatchNode, name: str) -> None:
+        param: TargetParam = getattr(type(node.component), name)
+        instances = [node.component] if node.shared else node.instances
+        index: dict[Hashable, int] = {}
+        refs = []
+        inverse = np.empty(len(instances), dtype=np.intp)
+        for row, component in enumerate(instances):
+            ref = param.ref(component)
+            key = ("point", ref.point) if ref.point is not None else ("source", id(ref.source))
+            if key not in index:
+                index[key] = len(refs)
+                refs.append(ref)
+            inverse[row] = index[key]
+        self.static = np.array([ref.point or (0.0, 0.0) for ref in refs], dtype=float)
+        self.moving = [(j, ref.source) for j, ref in enumerate(refs) if ref.moving]
+        self.inverse = np.zeros(len(node.instances), dtype=np.intp) if node.shared else inverse
+
+    def positions(self, world: SteeringWorld) -> np.ndarray:
+        points = self.static.copy() if self.moving else self.static
+        for j, source in self.moving:
+            points[j] = world._position_of(source)
+        return points[self.inverse]
+
+    def velocities(self, world: SteeringWorld) -> np.ndarray:
+        velocities = np.zeros_like(self.static)
+        for j, source in self.moving:
+            velocities[j] = world._velocity_of(source)
+        return velocities[self.inverse]
+
+
+def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
+    """Forces ``(n, 2)`` of ``node``'s component for the batch, checked and finite."""
+    component = node.component
+    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=float)
+    n = len(frame.slots)
+    if force.shape != (n, 2):
+        raise ValueError(
+            f"{type(component).__name__}.steer returned shape {force.shape}, expected ({n}, 2)"
+        )
+    if not np.isfinite(force).all():
+        force = np.where(np.isfinite(force), force, 0.0)
+    return force
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array

@@ -1,0 +1,77 @@
+"""Batched debug drawing: shapes recorded during an update, drawn with few GL calls."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .world import SteeringWorld
+
+Color = tuple[int, int, int, int]
+
+VELOCITY_COLOR: Color = (80, 220, 120, 255)
+FORCE_COLOR: Color = (255, 150, 60, 255)
+TARGET_COLOR: Color = (90, 170, 255, 255)
+#: Seconds of velocity drawn (a line as long as the distance covered in that time).
+VELOCITY_SECONDS = 0.25
+#: Seconds² of force drawn, per unit of mass.
+FORCE_SECONDS = 0.05
+_CIRCLE_SIDES = 20
+
+
+class DebugRecorder:
+    """Collects lines, points and circles by colour during one update.
+
+    Components record into ``ctx.debug`` (None when nobody draws), e.g.
+    ``ctx.debug.lines(ctx.position, targets, TARGET_COLOR)``.
+    """
+
+    def __init__(self) -> None:
+        self.segments: dict[Color, list[np.ndarray]] = defaultdict(list)
+        self.dots: dict[Color, list[np.ndarray]] = defaultdict(list)
+
+    def lines(self, starts: np.ndarray, ends: np.ndarray, color: Color) -> None:
+        """Record segments from ``starts`` to ``ends`` (both ``(n, 2)``)."""
+        pairs = np.empty((2 * len(starts), 2))
+        pairs[0::2] = starts
+        pairs[1::2] = ends
+        self.segments[color].append(pairs)
+
+    def points(self, points: np.ndarray, color: Color) -> None:
+        """Record dots at ``points`` ``(n, 2)``."""
+        self.dots[color].append(np.asarray(points, dtype=float).reshape(-1, 2))
+
+    def circles(self, centers: np.ndarray, radii: np.ndarray, color: Color) -> None:
+        """Record circle outlines, ``centers`` ``(n, 2)``, ``radii`` ``(n,)`` or a scalar."""
+        centers = np.asarray(centers, dtype=float).reshape(-1, 2)
+        radii = np.broadcast_to(np.asarray(radii, dtype=float), (len(centers),))
+        angles = np.linspace(0.0, 2.0 * np.pi, _CIRCLE_SIDES + 1)
+        ring = np.column_stack((np.cos(angles), np.sin(angles)))
+        outline = centers[:, None, :] + radii[:, None, None] * ring[None, :, :]
+        self.lines(outline[:, :-1].reshape(-1, 2), outline[:, 1:].reshape(-1, 2), color)
+
+
+def draw_world(world: SteeringWorld, recorded: DebugRecorder | None) -> None:
+    """Draw velocities, forces and the recorded shapes: one ``draw_lines`` per colour."""
+    import arcade
+
+    rows = world._rows
+    position = world._position[rows]
+    overlay = DebugRecorder()
+    overlay.lines(position, position + world._velocity[rows] * VELOCITY_SECONDS, VELOCITY_COLOR)
+    acceleration = world._force[rows] / world._mass[rows, None]
+    overlay.lines(position, position + acceleration * FORCE_SECONDS, FORCE_COLOR)
+    for recorder in (recorded, overlay):
+        if recorder is None:
+            continue
+        for color, chunks in recorder.segments.items():
+            points = np.concatenate(chunks)
+            if len(points):
+                arcade.draw_lines(points.tolist(), color, 1.5)
+        for color, chunks in recorder.dots.items():
+            points = np.concatenate(chunks)
+            if len(points):
+                arcade.draw_points(points.tolist(), color, 5)

@@ -1,0 +1,92 @@
+"""Helpers for unit-testing steering components without a window.
+
+Example:
+    >>> import arcade_steering as steer
+    >>> from arcade_steering.testing import steering_force
+    >>> steering_force(steer.Seek((100, 0)), position=(0, 0), max_speed=50).round(1).tolist()
+    [500.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._batches import Batch
+from .component import SteeringComponent
+from .context import BatchFrame, evaluate
+from .world import SteeringWorld
+
+
+class StubSprite:
+    """A stand-in for ``arcade.Sprite`` with no texture, window or GL.
+
+    It has what the world reads and writes: ``position``, ``center_x``, ``center_y``,
+    ``angle`` (degrees, clockwise, as arcade's), ``width`` and ``height``.
+
+    Args:
+        x: Initial ``center_x``, px.
+        y: Initial ``center_y``, px.
+        angle: Initial angle, degrees clockwise.
+        width: Width, px.
+        height: Height, px.
+    """
+
+    def __init__(
+        self,
+        x: float = 0.0,
+        y: float = 0.0,
+        angle: float = 0.0,
+        width: float = 16,
+        height: float = 16,
+    ) -> None:
+        self.center_x = float(x)
+        self.center_y = float(y)
+        self.angle = float(angle)
+        self.width = width
+        self.height = height
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """``(center_x, center_y)``."""
+        return self.center_x, self.center_y
+
+    @position.setter
+    def position(self, value: tuple[float, float]) -> None:
+        self.center_x, self.center_y = float(value[0]), float(value[1])
+
+    def __repr__(self) -> str:
+        return f"StubSprite(x={self.center_x:.2f}, y={self.center_y:.2f}, angle={self.angle:.1f})"
+
+
+def steering_force(
+    component: SteeringComponent,
+    position: tuple[float, float] = (0.0, 0.0),
+    velocity: tuple[float, float] = (0.0, 0.0),
+    *,
+    world: SteeringWorld | None = None,
+    dt: float = 1 / 60,
+    **attach_options: Any,
+) -> np.ndarray:
+    """The force ``(2,)`` that ``component`` gives one agent in the given state.
+
+    The agent is a :class:`StubSprite` attached to ``world`` (a fresh ``SteeringWorld(seed=0)``
+    when None) for the call and detached after. Nothing moves.
+
+    Args:
+        component: The component under test.
+        position: The agent's position, px.
+        velocity: The agent's velocity, px/s.
+        world: A world holding walls, obstacles or other agents the component should see.
+        dt: The step the component is told about, seconds.
+        **attach_options: Passed to :meth:`SteeringWorld.attach` (``max_speed``, ``radius``, …).
+    """
+    world = SteeringWorld(seed=0) if world is None else world
+    sprite = StubSprite(*position)
+    agent = world.attach(sprite, component, velocity=velocity, **attach_options)
+    try:
+        batch = Batch(np.array([agent._slot], dtype=np.intp), [component])
+        return evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)[0]
+    finally:
+        world.detach(sprite)

@@ -1,0 +1,367 @@
+"""SteeringWorld: every agent's state in numpy arrays, the update loop and the sprite sync."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+
+from ._angles import FACINGS, arcade_angle
+from ._batches import Batch, group_into_batches
+from ._motion import MotionTracker, read_position
+from ._storage import SlotArrays, StateStore
+from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
+from ._vec import lengths, truncate
+from .agent import SteeringAgent
+from .component import SteeringComponent, check_component
+from .context import BatchFrame, evaluate
+from .debug import DebugRecorder, draw_world
+
+#: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
+HEADING_MIN_SPEED = 1.0
+
+_COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
+    "position": ((2,), float, 0.0),
+    "velocity": ((2,), float, 0.0),
+    "force": ((2,), float, 0.0),
+    "heading": ((2,), float, 0.0),
+    "max_speed": ((), float, 1.0),
+    "max_force": ((), float, 1.0),
+    "mass": ((), float, 1.0),
+    "radius": ((), float, 0.0),
+    "response_time": ((), float, 0.1),
+    "facing": ((), float, 0.0),
+    "angle": ((), float, 0.0),
+    "rotate": ((), bool, False),
+    "solid": ((), bool, False),
+    "sprite": ((), object, None),
+    "agent": ((), object, None),
+    "behavior": ((), object, None),
+    "shape_key": ((), object, None),
+}
+
+_get_position = operator.attrgetter("position")
+
+
+class SteeringWorld:
+    """All steering agents of a game, updated together.
+
+    Args:
+        seed: Seed of the world's random generator (wander, tie-breaking). The same seed and
+            the same sequence of ``update`` calls give identical results.
+        space: A ``pymunk.Space`` holding walls and obstacles to share (for example a
+            ``PymunkPhysicsEngine``'s), or None for a space of the world's own.
+        max_step: Longest (sub)step in seconds; a longer ``update`` is split into equal steps.
+
+    Example:
+        >>> import arcade_steering as steer
+        >>> from arcade_steering.testing import StubSprite
+        >>> world = steer.SteeringWorld(seed=0)
+        >>> ship = StubSprite(0, 0)
+        >>> agent = world.attach(ship, steer.Arrive((100, 0)), max_speed=100, max_force=400)
+        >>> for _ in range(300):
+        ...     world.update(1 / 60)
+        >>> abs(ship.center_x - 100) <= 2.0  # stopped within Arrive's tolerance
+        True
+    """
+
+    def __init__(self, seed: int | None = 0, space: Any = None, max_step: float = 1 / 30) -> None:
+        self.max_step = check_positive("max_step", max_step)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+        #: The world's seeded random generator: components draw from it and nothing else.
+        self.rng = np.random.default_rng(seed)
+        self._space = space
+        self._slots = SlotArrays(_COLUMNS)
+        self._states = StateStore()
+        self._states.resize(self._slots.capacity)
+        self._slot_of: dict[int, int] = {}
+        self._order: list[int] = []
+        self._rows = np.zeros(0, dtype=np.intp)
+        self._batches: list[Batch] | None = []
+        self._shape_epoch = SteeringComponent.shape_epoch
+        self._tracker = MotionTracker()
+        self._debug_wanted = False
+        self._debug: DebugRecorder | None = None
+        self._bind_arrays()
+
+    # -- agents -----------------------------------------------------------------------------
+
+    def attach(
+        self,
+        sprite: Any,
+        behavior: SteeringComponent,
+        *,
+        max_speed: float = 200.0,
+        max_force: float = 400.0,
+        mass: float = 1.0,
+        response_time: float = 0.1,
+        radius: float | None = None,
+        velocity: tuple[float, float] = (0.0, 0.0),
+        facing: str | float = "right",
+        rotate: bool = True,
+        solid: bool = True,
+    ) -> SteeringAgent:
+        """Give ``sprite`` a steering behaviour.
+
+        Args:
+            sprite: An ``arcade.Sprite`` or anything with ``position``, ``angle``, ``width`` and
+                ``height`` (e.g. :class:`~arcade_steering.testing.StubSprite`).
+            behavior: The root of the agent's behaviour tree.
+            max_speed: Speed limit, px/s.
+            max_force: Force limit, px/s² times mass.
+            mass: Divides the force into an acceleration.
+            response_time: Seconds in which the agent wants to correct its velocity.
+            radius: The agent's circle for avoidance and collisions, px; None for half the
+                smaller of the sprite's width and height.
+            velocity: Initial velocity, px/s.
+            facing: The way the art faces: "right", "up", "left", "down", or degrees
+                counter-clockwise from +x.
+            rotate: Whether to turn the sprite to face where it goes.
+            solid: Whether to keep the agent's circle out of walls and obstacles.
+
+        Returns:
+            The agent, a view on the sprite's row in the world.
+
+        Raises:
+            TypeError: A parameter has the wrong type.
+            ValueError: A value is out of range, or the sprite is already attached.
+        """
+        if not hasattr(sprite, "position"):
+            raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
+        if id(sprite) in self._slot_of:
+            raise ValueError("sprite is already attached to this world")
+        check_component("behavior", behavior)
+        row = {
+            "max_speed": check_positive("max_speed", max_speed),
+            "max_force": check_positive("max_force", max_force),
+            "mass": check_positive("mass", mass),
+            "response_time": check_positive("response_time", response_time),
+            "velocity": check_point("velocity", velocity),
+            "facing": _check_facing(facing),
+            "rotate": check_bool("rotate", rotate),
+            "solid": check_bool("solid", solid),
+            "radius": _default_radius(sprite)
+            if radius is None
+            else check_non_negative("radius", radius),
+        }
+        position = check_point("sprite.position", read_position(sprite))
+        angle = check_real("sprite.angle", getattr(sprite, "angle", 0.0))
+        key = behavior.shape_key()
+
+        slot = self._slots.allocate()
+        self._states.resize(self._slots.capacity)
+        self._bind_arrays()
+        for name, value in row.items():
+            self._slots.arrays[name][slot] = value
+        self._position[slot] = position
+        self._angle[slot] = angle
+        heading_degrees = row["facing"] - angle
+        self._heading[slot] = (
+            math.cos(math.radians(heading_degrees)),
+            math.sin(math.radians(heading_degrees)),
+        )
+        speed = math.hypot(*row["velocity"])
+        if speed > 0.0:
+            self._heading[slot] = np.divide(row["velocity"], speed)
+        agent = SteeringAgent(self, slot)
+        self._sprite[slot] = sprite
+        self._agent[slot] = agent
+        self._behavior[slot] = behavior
+        self._shape_key[slot] = key
+        self._slot_of[id(sprite)] = slot
+        self._order.append(slot)
+        self._agents_changed()
+        return agent
+
+    def detach(self, sprite: Any) -> None:
+        """Stop steering ``sprite``; it stays where it is.
+
+        Raises:
+            KeyError: The sprite is not attached.
+        """
+        slot = self._slot_for(sprite)
+        self._agent[slot]._detached()
+        del self._slot_of[id(sprite)]
+        self._order.remove(slot)
+        self._slots.release(slot)
+        self._states.reset(slot)
+        self._agents_changed()
+
+    def agent_of(self, sprite: Any) -> SteeringAgent:
+        """The agent of an attached sprite.
+
+        Raises:
+            KeyError: The sprite is not attached.
+        """
+        return self._agent[self._slot_for(sprite)]
+
+    def __contains__(self, sprite: Any) -> bool:
+        return self._slot_of.get(id(sprite)) is not None
+
+    @property
+    def agents(self) -> list[SteeringAgent]:
+        """The attached agents, in the order they were attached."""
+        return [self._agent[slot] for slot in self._order]
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @property
+    def space(self) -> Any:
+        """The ``pymunk.Space`` holding walls and obstacles."""
+        if self._space is None:
+            import pymunk
+
+            self._space = pymunk.Space()
+        return self._space
+
+    # -- update -----------------------------------------------------------------------------
+
+    def update(self, delta_time: float) -> None:
+        """Advance every agent by ``delta_time`` seconds and move their sprites.
+
+        Call it from ``on_update(delta_time)``. A ``delta_time`` <= 0 does nothing; one longer
+        than ``max_step`` is split into equal sub-steps.
+
+        Raises:
+            ValueError: ``delta_time`` is NaN or infinite.
+        """
+        dt = check_real("delta_time", delta_time)
+        if dt <= 0.0:
+            return
+        steps = max(1, math.ceil(dt / self.max_step - 1e-9))
+        step = dt / steps
+        rows = self._rows
+        pulled = self._pull_sprites(rows)
+        self._tracker.sample(dt)
+        batches = self._current_batches()
+        self._debug = DebugRecorder() if self._debug_wanted else None
+        for index in range(steps):
+            self._step(rows, batches, step, self._debug if index == steps - 1 else None)
+        self._push_sprites(rows, pulled)
+
+    def _step(
+        self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
+    ) -> None:
+        for batch in batches:
+            self._force[batch.slots] = evaluate(
+                BatchFrame(self, batch.slots, dt, debug), batch.root
+            )
+        force = truncate(self._force[rows], self._max_force[rows])
+        self._force[rows] = force
+        velocity = self._velocity[rows] + force / self._mass[rows, None] * dt
+        velocity = truncate(velocity, self._max_speed[rows])
+        self._position[rows] += velocity * dt
+        self._velocity[rows] = velocity
+        speed = lengths(velocity)
+        turning = speed > HEADING_MIN_SPEED
+        self._heading[rows[turning]] = velocity[turning] / speed[turning, None]
+
+    def _current_batches(self) -> list[Batch]:
+        if self._shape_epoch != SteeringComponent.shape_epoch:
+            self._shape_epoch = SteeringComponent.shape_epoch
+            for slot in self._order:
+                self._shape_key[slot] = self._behavior[slot].shape_key()
+            self._batches = None
+        if self._batches is None:
+            slots = self._order
+            self._batches = group_into_batches(
+                slots, [self._behavior[s] for s in slots], [self._shape_key[s] for s in slots]
+            )
+        return self._batches
+
+    # -- sprite sync ------------------------------------------------------------------------
+
+    def _pull_sprites(self, rows: np.ndarray) -> np.ndarray:
+        """Take positions from the sprites: a game may have moved one since the last update."""
+        pulled = np.array(list(map(_get_position, self._sprite[rows])), dtype=float)
+        pulled = pulled.reshape(len(rows), 2)
+        finite = np.isfinite(pulled).all(axis=1)
+        self._position[rows[finite]] = pulled[finite]
+        return pulled
+
+    def _push_sprites(self, rows: np.ndarray, pulled: np.ndarray) -> None:
+        """Write positions and angles back, only for sprites whose values changed."""
+        position = self._position[rows]
+        moved = (position != pulled).any(axis=1)
+        for sprite, x, y in zip(
+            self._sprite[rows[moved]],
+            position[moved, 0].tolist(),
+            position[moved, 1].tolist(),
+            strict=True,
+        ):
+            sprite.position = (x, y)
+        turning = rows[self._rotate[rows]]
+        angle = arcade_angle(self._heading[turning], self._facing[turning])
+        turned = np.abs(angle - self._angle[turning]) > 1e-9
+        turning = turning[turned]
+        self._angle[turning] = angle[turned]
+        for sprite, value in zip(self._sprite[turning], angle[turned].tolist(), strict=True):
+            sprite.angle = value
+
+    # -- targets ----------------------------------------------------------------------------
+
+    def _position_of(self, source: Any) -> Any:
+        slot = self._slot_of.get(id(source))
+        if slot is not None and self._sprite[slot] is source:
+            return self._position[slot]
+        return read_position(source)
+
+    def _velocity_of(self, source: Any) -> np.ndarray:
+        slot = self._slot_of.get(id(source))
+        if slot is not None and self._sprite[slot] is source:
+            return self._velocity[slot]
+        return self._tracker.velocity(source)
+
+    # -- debug ------------------------------------------------------------------------------
+
+    def draw_debug(self) -> None:
+        """Draw every agent's velocity, steering force and what its components recorded.
+
+        Needs an arcade window. Recording starts with the first call, so the overlay shows
+        from the next update on.
+        """
+        self._debug_wanted = True
+        draw_world(self, self._debug)
+
+    # -- bookkeeping ------------------------------------------------------------------------
+
+    def _slot_for(self, sprite: Any) -> int:
+        slot = self._slot_of.get(id(sprite))
+        if slot is None or self._sprite[slot] is not sprite:
+            raise KeyError("sprite is not attached to this world")
+        return slot
+
+    def _set_behavior(self, slot: int, behavior: SteeringComponent) -> None:
+        check_component("behavior", behavior)
+        key = behavior.shape_key()
+        self._behavior[slot] = behavior
+        self._shape_key[slot] = key
+        self._states.reset(slot)
+        self._batches = None
+
+    def _agents_changed(self) -> None:
+        self._rows = np.array(self._order, dtype=np.intp)
+        self._batches = None
+
+    def _bind_arrays(self) -> None:
+        arrays = self._slots.arrays
+        for name in _COLUMNS:
+            setattr(self, f"_{name}", arrays[name])
+
+
+def _check_facing(facing: Any) -> float:
+    if isinstance(facing, str):
+        if facing not in FACINGS:
+            raise ValueError(f"facing must be one of {list(FACINGS)} or degrees, got {facing!r}")
+        return FACINGS[facing]
+    return check_real("facing", facing)
+
+
+def _default_radius(sprite: Any) -> float:
+    width = getattr(sprite, "width", 0.0)
+    height = getattr(sprite, "height", 0.0)
+    return max(0.0, 0.5 * min(float(width), float(height)))
