@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 import numpy as np
@@ -11,6 +10,7 @@ import numpy as np
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
+from ._sprite_sync import read_positions, write_angles, write_positions
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
 from ._vec import lengths, truncate
@@ -41,8 +41,6 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "behavior": ((), object, None),
     "shape_key": ((), object, None),
 }
-
-_get_position = operator.attrgetter("position")
 
 
 class SteeringWorld:
@@ -277,8 +275,7 @@ class SteeringWorld:
 
     def _pull_sprites(self, rows: np.ndarray) -> np.ndarray:
         """Take positions from the sprites: a game may have moved one since the last update."""
-        pulled = np.array(list(map(_get_position, self._sprite[rows])), dtype=float)
-        pulled = pulled.reshape(len(rows), 2)
+        pulled = read_positions(self._sprite[rows])
         finite = np.isfinite(pulled).all(axis=1)
         self._position[rows[finite]] = pulled[finite]
         return pulled
@@ -287,20 +284,13 @@ class SteeringWorld:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position[rows]
         moved = (position != pulled).any(axis=1)
-        for sprite, x, y in zip(
-            self._sprite[rows[moved]],
-            position[moved, 0].tolist(),
-            position[moved, 1].tolist(),
-            strict=True,
-        ):
-            sprite.position = (x, y)
+        write_positions(self._sprite[rows[moved]], position[moved])
         turning = rows[self._rotate[rows]]
         angle = arcade_angle(self._heading[turning], self._facing[turning])
         turned = np.abs(angle - self._angle[turning]) > 1e-9
         turning = turning[turned]
         self._angle[turning] = angle[turned]
-        for sprite, value in zip(self._sprite[turning], angle[turned].tolist(), strict=True):
-            sprite.angle = value
+        write_angles(self._sprite[turning], angle[turned])
 
     # -- targets ----------------------------------------------------------------------------
 
