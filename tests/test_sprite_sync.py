@@ -1,0 +1,92 @@
+"""The batched sprite write-back leaves sprites and sprite lists as arcade's setters would."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+import arcade
+import numpy as np
+import pytest
+
+from arcade_steering._sprite_sync import read_positions, write_angles, write_positions
+from arcade_steering.testing import StubSprite
+
+
+def _sprites(count: int, spatial_hash: bool = False) -> tuple[arcade.SpriteList, np.ndarray]:
+    sprite_list = arcade.SpriteList(use_spatial_hash=spatial_hash)
+    sprites = [arcade.SpriteSolidColor(10, 6, i * 3.0, i * 2.0) for i in range(count)]
+    sprite_list.extend(sprites)
+    return sprite_list, np.array(sprites, dtype=object)
+
+
+def _state(sprite_list: arcade.SpriteList) -> tuple:
+    return (
+        [s.position for s in sprite_list],
+        [s.angle for s in sprite_list],
+        [tuple(map(tuple, s.hit_box.get_adjusted_points())) for s in sprite_list],
+        list(sprite_list._sprite_pos_angle_data),
+    )
+
+
+@pytest.mark.parametrize("spatial_hash", [False, True])
+def test_batched_write_equals_public_setters(spatial_hash: bool) -> None:
+    rng = np.random.default_rng(0)
+    positions = rng.uniform(-500, 500, (7, 2))
+    angles = rng.uniform(-180, 180, 7)
+    batched_list, batched = _sprites(7, spatial_hash)
+    public_list, public = _sprites(7, spatial_hash)
+    for sprite in public_list:  # cache the hit boxes first, so stale caches would show
+        sprite.hit_box.get_adjusted_points()
+    for sprite in batched_list:
+        sprite.hit_box.get_adjusted_points()
+
+    write_positions(batched[2:], positions[2:])
+    write_angles(batched[1:], angles[1:])
+    for sprite, (x, y) in zip(public[2:], positions[2:].tolist(), strict=True):
+        sprite.position = (x, y)
+    for sprite, angle in zip(public[1:], angles[1:].tolist(), strict=True):
+        sprite.angle = angle
+
+    assert _state(batched_list) == _state(public_list)
+    if spatial_hash:
+        near = arcade.check_for_collision_with_list(batched[3], batched_list)
+        expected = arcade.check_for_collision_with_list(public[3], public_list)
+        assert [batched_list.index(s) for s in near] == [public_list.index(s) for s in expected]
+
+
+def test_sprite_in_two_lists_updates_both() -> None:
+    first, sprites = _sprites(3)
+    second = arcade.SpriteList()
+    second.append(sprites[1])
+    write_positions(sprites, np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    data = np.array(second._sprite_pos_angle_data).reshape(-1, 4)
+    assert tuple(data[second.sprite_slot[sprites[1]], :2]) == (3.0, 4.0)
+    assert sprites[1].position == (3.0, 4.0)
+    assert list(first)[2].position == (5.0, 6.0)
+
+
+def test_other_objects_use_their_own_setters() -> None:
+    class Tracked(arcade.Sprite):
+        moves = 0
+
+        @property
+        def position(self):
+            return super().position
+
+        @position.setter
+        def position(self, value):
+            Tracked.moves += 1
+            arcade.Sprite.position.fset(self, value)
+
+    sprites = np.array([StubSprite(0, 0), Tracked(), StubSprite(1, 1)], dtype=object)
+    write_positions(sprites, np.array([[5.0, 5.0], [6.0, 6.0], [7.0, 7.0]]))
+    write_angles(sprites, np.array([10.0, 20.0, 30.0]))
+    assert Tracked.moves == 1
+    assert read_positions(sprites).tolist() == [[5.0, 5.0], [6.0, 6.0], [7.0, 7.0]]
+    assert [s.angle for s in sprites] == [10.0, 20.0, 30.0]
+
+
+def test_read_positions_of_none() -> None:
+    assert read_positions(np.array([], dtype=object)).shape == (0, 2)
