@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import numpy as np
 from ._batches import BatchNode
 from ._params import TargetParam, gathered_value
 from ._vec import lengths
+from .neighbors import NeighborPairs
 
 if TYPE_CHECKING:
     from .debug import DebugRecorder
@@ -153,6 +155,38 @@ class SteeringContext:
             return [(value, np.array(rows)) for value, rows in members.values()]
 
         return self._node.cached(("groups", name), build)
+
+    def neighbors(self, radius: float | np.ndarray, among: Any = None) -> NeighborPairs:
+        """Other agents within ``radius`` px of each agent of the batch.
+
+        The index is built once per (sub)step and shared by every component.
+
+        Args:
+            radius: Search radius, px, scalar or ``(n,)``.
+            among: None for every agent of the world, or sprites (a list, a SpriteList) whose
+                agents alone count as neighbours.
+
+        Returns:
+            Pairs with ``query`` = row in this batch and ``other`` = the neighbour's slot in
+            the world's arrays (index ``ctx.world_velocity`` etc. with it).
+        """
+        world = self._frame.world
+        pairs = world._neighbor_index().query(
+            world._row_of_slot[self.slots], radius, world._among_mask(among)
+        )
+        return replace(pairs, other=world._rows[pairs.other])
+
+    def world_velocity(self, slots: np.ndarray) -> np.ndarray:
+        """Velocities ``(k, 2)`` px/s of the agents in world ``slots`` (e.g. neighbours)."""
+        return self._frame.world._velocity[slots]
+
+    def world_position(self, slots: np.ndarray) -> np.ndarray:
+        """Positions ``(k, 2)`` px of the agents in world ``slots``."""
+        return self._frame.world._position[slots]
+
+    def world_radius(self, slots: np.ndarray) -> np.ndarray:
+        """Radii ``(k,)`` px of the agents in world ``slots``."""
+        return self._frame.world._radius[slots]
 
     def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
         """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).

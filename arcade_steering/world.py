@@ -18,6 +18,7 @@ from .agent import SteeringAgent
 from .component import SteeringComponent, check_component
 from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
+from .neighbors import NeighborIndex
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
@@ -81,6 +82,9 @@ class SteeringWorld:
         self._batches: list[Batch] | None = []
         self._shape_epoch = SteeringComponent.shape_epoch
         self._tracker = MotionTracker()
+        self._neighbors: NeighborIndex | None = None
+        self._among: dict[int, tuple[Any, np.ndarray]] = {}
+        self._row_of_slot = np.zeros(0, dtype=np.intp)
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
         self._bind_arrays()
@@ -236,6 +240,7 @@ class SteeringWorld:
         pulled = self._pull_sprites(rows)
         self._tracker.sample(dt)
         batches = self._current_batches()
+        self._among.clear()
         self._debug = DebugRecorder() if self._debug_wanted else None
         for index in range(steps):
             self._step(rows, batches, step, self._debug if index == steps - 1 else None)
@@ -244,6 +249,7 @@ class SteeringWorld:
     def _step(
         self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
     ) -> None:
+        self._neighbors = None
         for batch in batches:
             self._force[batch.slots] = evaluate(
                 BatchFrame(self, batch.slots, dt, debug), batch.root
@@ -292,6 +298,30 @@ class SteeringWorld:
         self._angle[turning] = angle[turned]
         write_angles(self._sprite[turning], angle[turned])
 
+    # -- neighbours -------------------------------------------------------------------------
+
+    def _neighbor_index(self) -> NeighborIndex:
+        """The neighbour index over every agent's position, built once per (sub)step."""
+        if self._neighbors is None:
+            self._neighbors = NeighborIndex(self._position[self._rows])
+        return self._neighbors
+
+    def _among_mask(self, among: Any) -> np.ndarray | None:
+        """Which agents (positions in the neighbour index) belong to ``among``; None for all.
+
+        Membership is read once per update, so sprites added to a SpriteList later count.
+        """
+        if among is None:
+            return None
+        hit = self._among.get(id(among))
+        if hit is None or hit[0] is not among:
+            mask = np.zeros(len(self._rows), dtype=bool)
+            slots = [self._slot_of.get(id(sprite)) for sprite in among]
+            slots = [slot for slot in slots if slot is not None]
+            mask[self._row_of_slot[slots]] = True
+            hit = self._among[id(among)] = (among, mask)
+        return hit[1]
+
     # -- targets ----------------------------------------------------------------------------
 
     def _position_of(self, source: Any) -> Any:
@@ -335,6 +365,8 @@ class SteeringWorld:
 
     def _agents_changed(self) -> None:
         self._rows = np.array(self._order, dtype=np.intp)
+        self._row_of_slot = np.zeros(self._slots.capacity, dtype=np.intp)
+        self._row_of_slot[self._rows] = np.arange(len(self._rows))
         self._batches = None
 
     def _bind_arrays(self) -> None:
