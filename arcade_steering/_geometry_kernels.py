@@ -1,0 +1,189 @@
+"""Narrow-phase kernels of :mod:`arcade_steering.geometry`: pure numpy over pair arrays.
+
+Every shape is a capsule: a core segment ``a -> b`` with a radius (a circle has ``a == b``).
+Shapes are stored column-wise, ``[NCOL, m]``, and a kernel gets the columns gathered per
+candidate pair, ``[NCOL, p]``, so every operand is a contiguous 1-D array. Points and ray
+vectors come as separate x and y arrays. No pymunk, no arcade.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "NCOL",
+    "core_distance",
+    "gradient",
+    "ray_contact_normal",
+    "ray_keys",
+    "reduce_min",
+]
+
+# Rows of the shape table: core segment a -> b (a == b for a circle), unit direction u (+x
+# for a circle), core length, radius, and the gradient to use where the distance has no
+# direction (on the core): as pymunk, a segment's right normal, +y for a circle.
+AX, AY, BX, BY, UX, UY, LEN, RAD, GX, GY = range(10)
+NCOL = 10
+
+#: Below this distance (px) from the core a direction from the core is not trusted.
+_ON_CORE = 1e-9
+
+
+def core_distance(px: np.ndarray, py: np.ndarray, sh: np.ndarray) -> np.ndarray:
+    """Distance ``[p]`` in px from points to the shapes' cores (not their surfaces)."""
+    wx = px - sh[AX]
+    wy = py - sh[AY]
+    tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
+    return np.hypot(wx - tau * sh[UX], wy - tau * sh[UY])
+
+
+def gradient(
+    px: np.ndarray, py: np.ndarray, sh: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Outward unit gradient of the distance to each shape, and the closest core point.
+
+    Args:
+        px: ``[h]`` point x, px.
+        py: ``[h]`` point y, px.
+        sh: ``[NCOL, h]`` shape columns.
+
+    Returns:
+        ``(gx, gy, core_x, core_y)``, each ``[h]``; the gradient is the shape's fallback
+        direction where the point is on the core.
+    """
+    wx = px - sh[AX]
+    wy = py - sh[AY]
+    tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
+    ex = wx - tau * sh[UX]
+    ey = wy - tau * sh[UY]
+    dist = np.hypot(ex, ey)
+    direct = dist > _ON_CORE
+    safe = np.where(direct, dist, 1.0)
+    gx = np.where(direct, ex / safe, sh[GX])
+    gy = np.where(direct, ey / safe, sh[GY])
+    return gx, gy, px - ex, py - ey
+
+
+def ray_keys(
+    sx: np.ndarray,
+    sy: np.ndarray,
+    dx: np.ndarray,
+    dy: np.ndarray,
+    grow: float | np.ndarray,
+    sh: np.ndarray,
+) -> np.ndarray:
+    """Rank each (ray, shape) pair by its first contact.
+
+    Rays are ``s + alpha * d``; shapes are capsules grown by ``grow`` px. A capsule is a slab
+    (two flat faces) capped by two discs; a ray that reaches the slab beyond an end can only
+    touch that end's disc first, so one disc test per pair is enough.
+
+    Args:
+        sx: ``[p]`` ray start x, px.
+        sy: ``[p]`` ray start y, px.
+        dx: ``[p]`` ray vector x (end - start), px.
+        dy: ``[p]`` ray vector y, px.
+        grow: Extra radius in px, scalar or ``[p]``.
+        sh: ``[NCOL, p]`` shape columns.
+
+    Returns:
+        ``[p]`` key: the signed distance (< 0) where the start is inside, else the first
+        contact alpha in [0, 1], or inf for no contact. Smaller is earlier.
+    """
+    ux, uy, length = sh[UX], sh[UY], sh[LEN]
+    radius = sh[RAD] + grow
+    wx = sx - sh[AX]
+    wy = sy - sh[AY]
+    off = wy * ux - wx * uy  # signed distance of the start from the core line
+    rate = dy * ux - dx * uy  # its rate of change along the ray
+    gap = np.abs(off)
+    gap -= radius
+    in_slab = gap < 0.0
+    # Entering the slab from outside means moving towards the core line (or off a
+    # zero-radius line, where either side is "towards").
+    enters = (off * rate < 0.0) | ((off == 0.0) & (rate != 0.0))
+    enters |= in_slab
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = gap / np.abs(rate)
+        t[in_slab] = 0.0
+        y = dx * ux  # where along the core the ray is when it enters the slab
+        y += dy * uy
+        y *= t
+        y += wx * ux
+        y += wy * uy
+        along_core = (y >= 0.0) & (y <= length)
+
+        before_a = y < 0.0
+        fx = sx - np.where(before_a, sh[AX], sh[BX])
+        fy = sy - np.where(before_a, sh[AY], sh[BY])
+        f2 = fx * fx + fy * fy
+        c = f2 - radius * radius
+        b = fx * dx + fy * dy
+        disc = b * b - (dx * dx + dy * dy) * c
+        # The smaller root, c / (-b + sqrt(disc)), is stable and needs no division by |d|^2.
+        t_cap = c / (np.sqrt(disc) - b)
+        cap = (c >= 0.0) & (b < 0.0) & (disc >= 0.0)
+        t = np.where(along_core & ~in_slab, t, np.where(cap, t_cap, np.inf))
+        t[~enters | (t > 1.0)] = np.inf
+        # Starting inside: in the slab and over the core, or within the end's disc.
+        inside = in_slab & (along_core | (c < 0.0))
+        signed = np.where(along_core, gap, np.sqrt(f2) - radius)
+    return np.where(inside, signed, t)
+
+
+def ray_contact_normal(
+    px: np.ndarray,
+    py: np.ndarray,
+    sx: np.ndarray,
+    sy: np.ndarray,
+    dx: np.ndarray,
+    dy: np.ndarray,
+    sh: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Outward unit normals at ray contacts ``p`` (starts ``s``, vectors ``d``), each ``[h]``.
+
+    On a flat face the normal is the face's, on the side the ray came from; on an end disc it
+    points from the disc's centre to the contact, or against the ray if the disc has no
+    radius (a zero-thickness wall hit end-on).
+    """
+    ux, uy = sh[UX], sh[UY]
+    along = (px - sh[AX]) * ux + (py - sh[AY]) * uy
+    off = (sy - sh[AY]) * ux - (sx - sh[AX]) * uy
+    side = np.where(off != 0.0, np.sign(off), -np.sign(dy * ux - dx * uy))
+    on_face = (along > 0.0) & (along < sh[LEN]) & (side != 0.0)
+    at_a = along <= 0.0
+    ex = px - np.where(at_a, sh[AX], sh[BX])
+    ey = py - np.where(at_a, sh[AY], sh[BY])
+    dist = np.hypot(ex, ey)
+    speed = np.hypot(dx, dy)
+    radial = dist > _ON_CORE
+    ex = np.where(radial, ex, -dx) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
+    ey = np.where(radial, ey, -dy) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
+    # + 0.0 turns -0.0 into 0.0.
+    return np.where(on_face, -uy * side, ex) + 0.0, np.where(on_face, ux * side, ey) + 0.0
+
+
+def reduce_min(rows: np.ndarray, key: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum ``key`` per query row and the first pair attaining it.
+
+    Args:
+        rows: ``[p]`` query row of each pair, ascending.
+        key: ``[p]`` value per pair, inf for none.
+        n: Number of query rows.
+
+    Returns:
+        ``(best [n], pair index [n])``: inf and -1 for rows without a finite key.
+    """
+    best = np.full(n, np.inf)
+    win = np.full(n, -1, dtype=np.intp)
+    if len(rows) == 0:
+        return best, win
+    starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
+    best[rows[starts]] = np.minimum.reduceat(key, starts)
+    ties = np.flatnonzero((key == best[rows]) & (key < np.inf))
+    if len(ties) == 0:
+        return best, win
+    tie_rows = rows[ties]
+    first = np.concatenate(([True], tie_rows[1:] != tie_rows[:-1]))
+    win[tie_rows[first]] = ties[first]
+    return best, win

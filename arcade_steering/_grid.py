@@ -1,0 +1,168 @@
+"""Broad phase for :mod:`arcade_steering.geometry`: a uniform grid over capsules.
+
+A capsule is a core segment ``a -> b`` with a radius; a circle is a zero-length capsule.
+The grid is built once when the static geometry changes and answers, for many query boxes
+at once, "which capsules might touch this box?" as flat ``(query row, capsule index)`` pair
+arrays, grouped by query row in ascending order. Pure numpy; no pymunk, no arcade.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["CapsuleGrid"]
+
+#: Upper bound on the number of grid cells; the cell size grows to respect it.
+_MAX_CELLS = 1 << 18
+
+
+class CapsuleGrid:
+    """Uniform grid of square cells, each listing the capsules that may overlap it.
+
+    A capsule is registered in every cell of its bounding box whose centre lies within
+    ``radius + cell_size * sqrt(2) / 2`` of its core segment, so a long diagonal wall is not
+    listed in the empty corners of its bounding box.
+
+    Args:
+        a: Core segment starts, shape ``[m, 2]``, px.
+        b: Core segment ends, shape ``[m, 2]``, px (equal to ``a`` for circles).
+        radius: Capsule radii, shape ``[m]``, px, >= 0.
+        cell_size: Cell side in px; ``None`` picks one from the capsules' sizes and spread.
+    """
+
+    def __init__(
+        self,
+        a: np.ndarray,
+        b: np.ndarray,
+        radius: np.ndarray,
+        cell_size: float | None = None,
+    ) -> None:
+        m = len(radius)
+        self.size = m
+        if m == 0:
+            self.cell_size = 1.0
+            self.origin = np.zeros(2)
+            self.nx = self.ny = 1
+            self.cell_start = np.zeros(2, dtype=np.intp)
+            self.cell_items = np.zeros(0, dtype=np.intp)
+            return
+        lo = np.minimum(a, b) - radius[:, None]
+        hi = np.maximum(a, b) + radius[:, None]
+        origin = lo.min(axis=0)
+        extent = np.maximum(hi.max(axis=0) - origin, 1.0)
+        if cell_size is None:
+            cell_size = _pick_cell_size(hi - lo, extent, m)
+        cell_size = float(cell_size)
+        nx = int(extent[0] // cell_size) + 1
+        ny = int(extent[1] // cell_size) + 1
+        while nx * ny > _MAX_CELLS:
+            cell_size *= 1.5
+            nx = int(extent[0] // cell_size) + 1
+            ny = int(extent[1] // cell_size) + 1
+        self.cell_size, self.origin, self.nx, self.ny = cell_size, origin, nx, ny
+
+        ix0, iy0 = self._cells_of(lo)
+        ix1, iy1 = self._cells_of(hi)
+        shape_idx, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
+        keep = _near_core(
+            (cx + 0.5) * cell_size + origin[0],
+            (cy + 0.5) * cell_size + origin[1],
+            a[shape_idx],
+            b[shape_idx],
+            radius[shape_idx] + cell_size * math.sqrt(0.5),
+        )
+        shape_idx, cell = shape_idx[keep], (cx * ny + cy)[keep]
+        order = np.argsort(cell, kind="stable")
+        self.cell_items = shape_idx[order]
+        self.cell_start = np.zeros(nx * ny + 1, dtype=np.intp)
+        np.cumsum(np.bincount(cell, minlength=nx * ny), out=self.cell_start[1:])
+
+    def _cells_of(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Unclipped integer cell coordinates of ``points`` ``[n, 2]``."""
+        cells = np.floor((points - self.origin) / self.cell_size)
+        # Clamp far outside values before the int cast (inputs are finite, but may be huge).
+        np.clip(cells, -1, max(self.nx, self.ny), out=cells)
+        cells = cells.astype(np.intp)
+        return cells[:, 0], cells[:, 1]
+
+    def pairs(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate ``(query row, capsule)`` pairs for axis-aligned query boxes.
+
+        A capsule may appear more than once for a row (when it spans several cells the box
+        covers); callers reduce with a minimum, so duplicates cost time, not correctness.
+
+        Args:
+            lo: Box lower corners, shape ``[n, 2]``, px.
+            hi: Box upper corners, shape ``[n, 2]``, px.
+
+        Returns:
+            ``(rows, items)``, two ``[p]`` index arrays, ``rows`` ascending.
+        """
+        n = len(lo)
+        if n == 0 or self.size == 0:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, empty
+        ix0, iy0 = self._cells_of(lo)
+        ix1, iy1 = self._cells_of(hi)
+        np.maximum(ix0, 0, out=ix0)
+        np.maximum(iy0, 0, out=iy0)
+        np.minimum(ix1, self.nx - 1, out=ix1)
+        np.minimum(iy1, self.ny - 1, out=iy1)
+        rows, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
+        cell = cx * self.ny + cy
+        first = self.cell_start[cell]
+        count = self.cell_start[cell + 1] - first
+        return _expand_runs(rows, first, count, self.cell_items)
+
+
+def _pick_cell_size(sizes: np.ndarray, extent: np.ndarray, m: int) -> float:
+    """Cell side (px) from the capsules' bounding-box sizes ``[m, 2]`` and the world extent.
+
+    Cells of about the size of a typical capsule (or of the space per capsule, if larger)
+    keep both the cells a capsule is listed in and the cells a query box of ~100 px visits
+    to a few; measured best within 0.5-2x of this on 150-500 shapes.
+    """
+    typical = float(np.median(sizes.max(axis=1)))
+    spread = float(np.sqrt(extent[0] * extent[1] / m))
+    return max(0.75 * typical, 0.75 * spread, 16.0)
+
+
+def _expand_boxes(
+    ix0: np.ndarray, iy0: np.ndarray, ix1: np.ndarray, iy1: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """List every cell of every box ``[ix0, ix1] x [iy0, iy1]`` (empty boxes give none).
+
+    Returns:
+        ``(owner, cx, cy)``: the box index and cell coordinates of each listed cell.
+    """
+    w = ix1 - ix0 + 1
+    h = iy1 - iy0 + 1
+    count = np.where((w > 0) & (h > 0), w * h, 0)
+    owner = np.repeat(np.arange(len(count)), count)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
+    w_owner = w[owner]
+    return owner, ix0[owner] + k % w_owner, iy0[owner] + k // w_owner
+
+
+def _expand_runs(
+    owner: np.ndarray, first: np.ndarray, count: np.ndarray, items: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenate ``items[first[i]:first[i] + count[i]]`` for every i, tagged with owner[i]."""
+    total = int(count.sum())
+    rows = np.repeat(owner, count)
+    index = np.arange(total) + np.repeat(first - (np.cumsum(count) - count), count)
+    return rows, items[index]
+
+
+def _near_core(
+    px: np.ndarray, py: np.ndarray, a: np.ndarray, b: np.ndarray, reach: np.ndarray
+) -> np.ndarray:
+    """Whether points ``(px, py)`` lie within ``reach`` of segments ``a -> b`` ``[p, 2]``."""
+    ex, ey = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+    wx, wy = px - a[:, 0], py - a[:, 1]
+    length2 = ex * ex + ey * ey
+    t = np.clip((wx * ex + wy * ey) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    dx, dy = wx - t * ex, wy - t * ey
+    return dx * dx + dy * dy <= reach * reach
