@@ -388,8 +388,17 @@ def test_sync_rebuilds_only_when_static_shapes_change() -> None:
 
     # A dynamic shape coming and going does not rebuild the mirror.
     body = pymunk.Body(1, 1)
-    space.add(body, pymunk.Circle(body, 3))
+    ball = pymunk.Circle(body, 3)
+    space.add(body, ball)
     assert geo.sync(space) is False
+    space.remove(ball)
+    assert geo.sync(space) is False
+    # ...but a static one added together with a dynamic one does.
+    space.add(ball)
+    other = add_wall(space, (0, 200), (100, 200))
+    assert geo.sync(space) is True and other in geo.shapes
+    remove_shape(space, other)
+    assert geo.sync(space) is True and other not in geo.shapes
 
     remove_shape(space, post)
     assert geo.sync(space) is True
