@@ -15,6 +15,7 @@ from .neighbors import NeighborPairs
 
 if TYPE_CHECKING:
     from .debug import DebugRecorder
+    from .geometry import StaticGeometry
     from .world import SteeringWorld
 
 
@@ -103,6 +104,11 @@ class SteeringContext:
         return self._frame.debug
 
     @property
+    def geometry(self) -> StaticGeometry:
+        """The world's walls and obstacles, for batched ray casts and nearest-surface queries."""
+        return self._frame.world._geometry
+
+    @property
     def components(self) -> list[Any]:
         """The component instance each agent of the batch has at this place in its tree."""
         return self._node.instances
@@ -175,6 +181,38 @@ class SteeringContext:
             world._row_of_slot[self.slots], radius, world._among_mask(among)
         )
         return replace(pairs, other=world._rows[pairs.other])
+
+    def neighbors_among(self, radius: float | np.ndarray, name: str = "among") -> NeighborPairs:
+        """Like :meth:`neighbors`, each agent among the sprites its own parameter ``name`` holds.
+
+        Agents of one batch may have different groups (each squad its own SpriteList); one
+        index query serves them all. Components asking the same question in the same
+        (sub)step (Separation, Alignment, Cohesion with one radius) share the answer.
+        """
+        world = self._frame.world
+        groups = self.groups(name)
+        radius = np.asarray(radius, dtype=float)
+        if radius.ndim and len(radius) and (radius == radius[0]).all():
+            radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
+        key = (radius.tobytes(), tuple((id(value), rows.tobytes()) for value, rows in groups))
+        shared = self._frame.__dict__.setdefault("_neighbors_among", {})
+        if key in shared:
+            return shared[key]
+        masks = [world._among_mask(value) for value, _ in groups]
+        candidates = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
+        rows = world._row_of_slot[self.slots]
+        reach = float(radius) if radius.ndim == 0 else radius
+        pairs = world._neighbor_index().query(rows, reach, candidates)
+        if len(groups) > 1:
+            table = np.ones((len(groups), len(world._rows)), dtype=bool)
+            group_of = np.empty(len(self), dtype=np.intp)
+            for index, (mask, (_, members)) in enumerate(zip(masks, groups, strict=True)):
+                if mask is not None:
+                    table[index] = mask
+                group_of[members] = index
+            pairs = pairs.select(table[group_of[pairs.query], pairs.other])
+        shared[key] = pairs = replace(pairs, other=world._rows[pairs.other])
+        return pairs
 
     def world_velocity(self, slots: np.ndarray) -> np.ndarray:
         """Velocities ``(k, 2)`` px/s of the agents in world ``slots`` (e.g. neighbours)."""

@@ -6,7 +6,9 @@ import math
 from typing import Any
 
 import numpy as np
+import pymunk
 
+from . import geometry
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
@@ -18,6 +20,7 @@ from .agent import SteeringAgent
 from .component import SteeringComponent, check_component
 from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
+from .geometry import StaticGeometry
 from .neighbors import NeighborIndex
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
@@ -50,8 +53,8 @@ class SteeringWorld:
     Args:
         seed: Seed of the world's random generator (wander, tie-breaking). The same seed and
             the same sequence of ``update`` calls give identical results.
-        space: A ``pymunk.Space`` holding walls and obstacles to share (for example a
-            ``PymunkPhysicsEngine``'s), or None for a space of the world's own.
+        space: A ``pymunk.Space`` holding walls and obstacles to share (for example
+            ``arcade.PymunkPhysicsEngine().space``), or None for a space of the world's own.
         max_step: Longest (sub)step in seconds; a longer ``update`` is split into equal steps.
 
     Example:
@@ -72,7 +75,10 @@ class SteeringWorld:
             raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
         #: The world's seeded random generator: components draw from it and nothing else.
         self.rng = np.random.default_rng(seed)
-        self._space = space
+        if space is not None and not isinstance(space, pymunk.Space):
+            raise TypeError(f"space must be a pymunk.Space or None, got {type(space).__name__}")
+        self._space = pymunk.Space() if space is None else space
+        self._geometry = StaticGeometry()
         self._slots = SlotArrays(_COLUMNS)
         self._states = StateStore()
         self._states.resize(self._slots.capacity)
@@ -211,14 +217,49 @@ class SteeringWorld:
     def __len__(self) -> int:
         return len(self._order)
 
-    @property
-    def space(self) -> Any:
-        """The ``pymunk.Space`` holding walls and obstacles."""
-        if self._space is None:
-            import pymunk
+    # -- walls and obstacles ----------------------------------------------------------------
 
-            self._space = pymunk.Space()
+    @property
+    def space(self) -> pymunk.Space:
+        """The ``pymunk.Space`` holding walls and obstacles (static Segments and Circles).
+
+        Static segments and circles added to it directly count too, from the next update.
+        """
         return self._space
+
+    @property
+    def geometry(self) -> StaticGeometry:
+        """The numpy mirror of the space's static shapes that batched queries run on."""
+        self._geometry.sync(self._space)
+        return self._geometry
+
+    def add_wall(
+        self, a: tuple[float, float], b: tuple[float, float], thickness: float = 0.0
+    ) -> pymunk.Segment:
+        """Add a wall from ``a`` to ``b`` (px), ``thickness`` px thick, as a ``pymunk.Segment``.
+
+        Raises:
+            ValueError: A point is NaN/inf, ``a == b``, or ``thickness`` is negative.
+        """
+        return geometry.add_wall(self._space, a, b, thickness)
+
+    def add_walls(
+        self, points: Any, closed: bool = False, thickness: float = 0.0
+    ) -> list[pymunk.Segment]:
+        """Add a polyline of walls through ``points``; ``closed`` joins the last to the first."""
+        return geometry.add_walls(self._space, points, closed, thickness)
+
+    def add_obstacle(self, center: tuple[float, float], radius: float) -> pymunk.Circle:
+        """Add a round obstacle (a ``pymunk.Circle``) of ``radius`` px at ``center``.
+
+        Raises:
+            ValueError: ``center`` is NaN/inf or ``radius`` <= 0.
+        """
+        return geometry.add_obstacle(self._space, center, radius)
+
+    def remove_shape(self, shape: pymunk.Shape) -> None:
+        """Remove a wall or obstacle from the space."""
+        geometry.remove_shape(self._space, shape)
 
     # -- update -----------------------------------------------------------------------------
 
@@ -240,6 +281,7 @@ class SteeringWorld:
         pulled = self._pull_sprites(rows)
         self._tracker.sample(dt)
         batches = self._current_batches()
+        self._geometry.sync(self._space)
         self._among.clear()
         self._debug = DebugRecorder() if self._debug_wanted else None
         for index in range(steps):
