@@ -61,16 +61,22 @@ def arrive_velocity(
 ) -> np.ndarray:
     """Velocity that brakes to a stop at ``target`` without coasting past it.
 
-    The desired speed falls linearly inside ``slowing_radius``, but never faster than the
-    agent can brake (``sqrt(2 a d)``) and never with a slope steeper than ``1 / (4 response_time)``
-    (beyond it the lag of the response makes the approach oscillate). Zero within ``tolerance``.
+    The desired speed falls linearly inside ``slowing_radius``, with a slope never steeper than
+    ``1 / (4 response_time)`` (beyond it the lag of the response makes the approach oscillate).
+    Further out it follows a braking parabola that asks for a deceleration of ``0.8 a`` and
+    meets the line tangentially: a plain ``min(line, sqrt(1.6 a d))`` would ask for twice that
+    where they cross, more than the agent has, and it would coast past the target. Zero within
+    ``tolerance``.
     """
     offset = target - position
     distance = lengths(offset)
     slope = np.minimum(max_speed / np.maximum(slowing_radius, 1e-9), 0.25 / response_time)
-    speed = np.minimum.reduce(
-        [max_speed, slope * distance, np.sqrt(2.0 * 0.8 * max_acceleration * distance)]
-    )
+    braking = 0.8 * max_acceleration
+    # On the line, following it takes a deceleration of slope² d: the knee is where that
+    # reaches ``braking``; beyond it, a constant deceleration with the same speed and slope.
+    knee = braking / slope**2
+    parabola = np.sqrt(np.maximum(2.0 * braking * distance - (braking / slope) ** 2, 0.0))
+    speed = np.minimum(max_speed, np.where(distance <= knee, slope * distance, parabola))
     speed[distance <= tolerance] = 0.0
     return normalize(offset) * speed[:, None]
 

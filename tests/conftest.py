@@ -1,0 +1,51 @@
+"""Shared fixtures for the test suite: headless arcade, fresh worlds, short simulations."""
+
+from __future__ import annotations
+
+import os
+
+# Before anything imports arcade (pyglet reads it at import): no window, no display needed.
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import arcade_steering as steer
+from arcade_steering.testing import StubSprite
+
+
+@pytest.fixture
+def world() -> steer.SteeringWorld:
+    """A fresh world with seed 0 and the default max_step."""
+    return steer.SteeringWorld(seed=0)
+
+
+@pytest.fixture
+def simulate() -> Callable[..., np.ndarray]:
+    """``simulate(world, seconds, dt, sprites=None, each=None)`` -> positions ``(steps, k, 2)``.
+
+    Runs ``round(seconds / dt)`` updates; ``each(step)`` runs before every update (a test moving
+    a target). Records the positions of ``sprites`` (default: every attached sprite) after
+    every update.
+    """
+
+    def run(
+        world: steer.SteeringWorld,
+        seconds: float,
+        dt: float,
+        sprites: list[StubSprite] | None = None,
+        each: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        tracked = [agent.sprite for agent in world.agents] if sprites is None else sprites
+        steps = round(seconds / dt)
+        out = np.empty((steps, len(tracked), 2))
+        for step in range(steps):
+            if each is not None:
+                each(step)
+            world.update(dt)
+            out[step] = [sprite.position for sprite in tracked]
+        return out
+
+    return run
