@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._motion import read_position
 from ._validate import check_non_negative, check_point, check_positive
 
 if TYPE_CHECKING:
@@ -39,9 +40,8 @@ class SteeringAgent:
 
     @property
     def position(self) -> tuple[float, float]:
-        """Position ``(x, y)`` in px, as of the last update (the sprite's own between updates)."""
-        x, y = self._live()._position[self._slot]
-        return float(x), float(y)
+        """Position ``(x, y)`` in px: the sprite's own, which is the truth between updates."""
+        return read_position(self._live()._sprite[self._slot])
 
     @property
     def velocity(self) -> tuple[float, float]:

@@ -43,6 +43,7 @@ class SteeringComponent:
     """
 
     #: Whether different instances of this class may share a batch (see the class docstring).
+    #: Not inherited: a subclass shares batches across instances only if it sets it too.
     batch_instances: ClassVar[bool] = False
 
     #: Bumped whenever any component parameter is assigned: batches re-gather after it.
@@ -71,7 +72,8 @@ class SteeringComponent:
     def shape_key(self) -> Hashable:
         """What decides which agents share a batch: class, structure and children."""
         cls = type(self)
-        identity = None if cls.batch_instances else id(self)
+        # Each class opts in itself: a subclass may add plain attributes the batch can't see.
+        identity = None if cls.__dict__.get("batch_instances", False) else id(self)
         structural = tuple(
             (param.name, self.__dict__.get(param.name)) for param in _structural_params(cls)
         )

@@ -172,7 +172,7 @@ class SteeringWorld:
             math.sin(math.radians(heading_degrees)),
         )
         speed = math.hypot(*row["velocity"])
-        if speed > 0.0:
+        if speed > HEADING_MIN_SPEED:
             self._heading[slot] = np.divide(row["velocity"], speed)
         agent = SteeringAgent(self, slot)
         self._sprite[slot] = sprite
@@ -335,7 +335,8 @@ class SteeringWorld:
         write_positions(self._sprite[rows[moved]], position[moved])
         turning = rows[self._rotate[rows]]
         angle = arcade_angle(self._heading[turning], self._facing[turning])
-        turned = np.abs(angle - self._angle[turning]) > 1e-9
+        # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
+        turned = np.abs((angle - self._angle[turning] + 180.0) % 360.0 - 180.0) > 1e-9
         turning = turning[turned]
         self._angle[turning] = angle[turned]
         write_angles(self._sprite[turning], angle[turned])

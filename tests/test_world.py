@@ -166,11 +166,6 @@ def test_teleported_sprite_carries_on_from_where_it_is(world) -> None:
     assert math.dist(sprite.position, (300, 0)) <= 2.5
 
 
-@pytest.mark.xfail(
-    reason="agent.position returns the array row from the last update, not the sprite's "
-    "position as its docstring and 'the sprite is the truth' promise",
-    strict=True,
-)
 def test_agent_position_between_updates_is_the_sprites(world) -> None:
     sprite = StubSprite(0, 0)
     agent = world.attach(sprite, steer.Seek((300, 0)))
@@ -520,3 +515,36 @@ def test_heading_of_a_still_agent_comes_from_the_sprite_angle(world, angle, faci
     # Wander starts out ahead of that heading, not at a random direction of the plane.
     world.update(1 / 60)
     assert np.dot(agent.velocity, heading) > 0
+
+
+def test_a_stopped_agent_keeps_its_angle_number_not_just_its_direction(world) -> None:
+    sprite = StubSprite(0, 0, angle=200.0)
+    world.attach(sprite, steer.Arrive((0, 0)))
+    world.update(1 / 60)
+    assert sprite.angle == 200.0
+
+
+def test_an_initial_velocity_below_the_turning_speed_does_not_turn_the_sprite(world) -> None:
+    sprite = StubSprite(0, 0, angle=30.0)
+    world.attach(sprite, steer.Arrive((0, 0)), velocity=(0.0, 0.5))
+    world.update(1 / 60)
+    assert sprite.angle == 30.0
+
+
+def test_subclass_of_a_builtin_with_plain_attributes_is_not_batched_across_instances(
+    world,
+) -> None:
+    class Offset(steer.Seek):
+        def __init__(self, target, dx):
+            super().__init__(target)
+            self.dx = dx
+
+        def steer(self, ctx):
+            return super().steer(ctx) + np.array([self.dx, 0.0])
+
+    for dx in (0.0, 500.0):
+        world.attach(StubSprite(0, 0), Offset((0, 100), dx))
+    world.update(1 / 60)
+    assert len(world._current_batches()) == 2
+    first, second = world.agents
+    assert second.velocity[0] > first.velocity[0] + 1.0
