@@ -114,6 +114,7 @@ class Path:
         self._radius = _check_length(radius, "radius")
         self._uniform = True
         self._version = 0
+        self._table: tuple[int, FloatArray] | None = None
         self._set_geometry(_check_points(points))
         if radii is not None:
             self.radii = radii
@@ -287,6 +288,26 @@ class Path:
         return (
             f"Path({len(self)} points, length={self.length:.1f}, {radius}, closed={self._closed})"
         )
+
+    def _segment_table(self) -> FloatArray:
+        """``(7, r)`` columns ``x, y, dx, dy, at, span, radius``: each segment's start, unit
+        direction, distance along the path of its start, length and tube radius (pixels).
+
+        A closed path lists its segments twice (a second lap, ``at`` continuing past
+        ``length``), so that any stretch of the loop shorter than it is one run of columns.
+        Cached until the geometry changes; read-only. Batched queries over many paths
+        (:class:`~arcade_steering._path_pack.PathPack`) stack these.
+        """
+        if self._table is None or self._table[0] != self._version:
+            at = self._cumulative[:-1]
+            rows = [*self._starts.T, *self._dirs.T, at, self._spans, self._radii]
+            table = np.array(rows)
+            if self._closed:
+                lap = table.copy()
+                lap[4] += self.length
+                table = np.concatenate((table, lap), axis=1)
+            self._table = (self._version, _frozen(table))
+        return self._table[1]
 
     def _locate(self, distance: ArrayLike) -> tuple[FloatArray, NDArray[np.intp]]:
         """Wrapped (closed) or clamped (open) distances and the segment holding each."""
