@@ -15,6 +15,10 @@ Color = tuple[int, int, int, int]
 VELOCITY_COLOR: Color = (80, 220, 120, 255)
 FORCE_COLOR: Color = (255, 150, 60, 255)
 TARGET_COLOR: Color = (90, 170, 255, 255)
+#: Paths: centre line (and targets not steered to), tube outline, targets being steered to.
+PATH_COLOR: Color = (200, 200, 200, 255)
+PATH_TUBE_COLOR: Color = (120, 120, 120, 160)
+STEERING_COLOR: Color = (255, 60, 60, 255)
 #: Seconds of velocity drawn (a line as long as the distance covered in that time).
 VELOCITY_SECONDS = 0.25
 #: Seconds² of force drawn, per unit of mass.
@@ -32,6 +36,15 @@ class DebugRecorder:
     def __init__(self) -> None:
         self.segments: dict[Color, list[np.ndarray]] = defaultdict(list)
         self.dots: dict[Color, list[np.ndarray]] = defaultdict(list)
+        self._seen: set[object] = set()
+
+    def once(self, key: object) -> bool:
+        """True the first time ``key`` is seen this update: draw shared things (a path
+        followed by many agents, a flow field) once per frame, not once per agent."""
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        return True
 
     def lines(self, starts: np.ndarray, ends: np.ndarray, color: Color) -> None:
         """Record segments from ``starts`` to ``ends`` (both ``(n, 2)``)."""
