@@ -12,20 +12,25 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 
 from . import testing
 from .agent import SteeringAgent
+from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.wander import Wander
 from .combine import PriorityBlend, WeightedBlend
 from .component import SteeringComponent
 from .context import SteeringContext
+from .path import Path
 from .world import SteeringWorld
 
 __all__ = [
     "Arrive",
     "Evade",
     "Flee",
+    "FollowPath",
+    "Path",
     "PriorityBlend",
     "Pursue",
     "Seek",
+    "StayOnPath",
     "SteeringAgent",
     "SteeringComponent",
     "SteeringContext",

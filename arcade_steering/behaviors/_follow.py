@@ -1,0 +1,199 @@
+"""The path-following kernel: one vectorised step for agents on any number of paths.
+
+Pure numpy over ``(n,)`` and ``(n, 2)`` arrays plus the paths' geometry stacked in a
+:class:`~arcade_steering._path_pack.PathPack`; no arcade, no pymunk, no world.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._path_pack import PathPack
+from .._vec import lengths, normalize
+from .seek import arrive_velocity, seek_velocity, velocity_force
+
+#: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
+#: at rest on the path gets going (Reynolds' zero force would leave it standing).
+SLOW_FRACTION = 0.1
+
+#: Along-path distance (px, relative to the path length) that counts as "at the end".
+_END_EPS = 1e-6
+
+
+class FollowState(NamedTuple):
+    """Per-agent state of path following, ``(n,)`` arrays.
+
+    Attributes:
+        progress: Distance along the path (px) of the last normal point; NaN for a new agent.
+        sense: +1 walking towards the end, -1 towards the start.
+        homing: 1 while an ``at_end="loop"`` agent of an open path heads back to its start.
+    """
+
+    progress: np.ndarray
+    sense: np.ndarray
+    homing: np.ndarray
+
+
+class FollowParams(NamedTuple):
+    """Per-agent parameters of path following, ``(n,)`` arrays.
+
+    Attributes:
+        prediction: Seconds of motion predicted.
+        look_ahead: Seconds of motion the target lies ahead of the normal point.
+        min_look_ahead: The shortest look-ahead, px.
+        slowing_radius: For the arrival at the end of an open path, px.
+        tolerance: The arrival tolerance at the end of an open path, px.
+    """
+
+    prediction: np.ndarray
+    look_ahead: np.ndarray
+    min_look_ahead: np.ndarray
+    slowing_radius: np.ndarray
+    tolerance: np.ndarray
+
+
+class FollowStep(NamedTuple):
+    """What :func:`follow_path` computed, ``(n, 2)`` or ``(n,)`` arrays.
+
+    Attributes:
+        force: Steering forces, px/s² times mass.
+        state: The agents' new :class:`FollowState`.
+        predicted: Predicted positions, px.
+        normal: Normal points: where the predictions project onto the path, px.
+        target: Points seeked, a look-ahead further along the path, px.
+        steering: Whether each agent steers towards its target this step.
+    """
+
+    force: np.ndarray
+    state: FollowState
+    predicted: np.ndarray
+    normal: np.ndarray
+    target: np.ndarray
+    steering: np.ndarray
+
+
+def follow_path(
+    pack: PathPack,
+    which: np.ndarray,
+    position: np.ndarray,
+    velocity: np.ndarray,
+    max_speed: np.ndarray,
+    max_acceleration: np.ndarray,
+    response_time: np.ndarray,
+    state: FollowState,
+    params: FollowParams,
+    dt: float,
+    *,
+    always: bool,
+    at_end: str,
+) -> FollowStep:
+    """Reynolds' predictive path following for ``n`` agents, agent ``i`` on path ``which[i]``.
+
+    Each agent predicts where it will be in ``prediction`` seconds and projects that onto its
+    path, searching only ``[progress, progress + reach]`` (``reach`` covers a step's motion and
+    the prediction; backwards for ``sense`` -1): progress never goes back, and a crossing or a
+    U-turn never pulls it onto another branch. The target lies ``max(min_look_ahead, speed *
+    look_ahead)`` px further along. The agent seeks it when the prediction leaves the tube, when
+    it goes the wrong way or slower than :data:`SLOW_FRACTION` of its top speed, or when it
+    brakes for the end (``at_end="stop"``); otherwise only its speed is corrected, along its
+    own heading, which is zero once at full speed (Reynolds' "no steering in the tube").
+
+    Args:
+        pack: The paths.
+        which: ``(n,)`` int, each agent's path in ``pack``.
+        position: ``(n, 2)`` px.
+        velocity: ``(n, 2)`` px/s.
+        max_speed: ``(n,)`` px/s.
+        max_acceleration: ``(n,)`` px/s² (max force over mass), for braking at the end.
+        response_time: ``(n,)`` s.
+        state: The agents' :class:`FollowState` (``progress`` NaN for new agents).
+        params: The agents' :class:`FollowParams`.
+        dt: The step, s.
+        always: Seek the target even inside the tube.
+        at_end: ``"stop"``, ``"loop"`` or ``"reverse"``: what an open path's end does.
+
+    Returns:
+        A :class:`FollowStep`.
+    """
+    n = len(position)
+    length = pack.per_row(pack.length, which)  # a scalar when all follow one path
+    closed = pack.per_row(pack.closed, which)
+    progress, sense, homing = (np.array(a, dtype=float) for a in state)
+    speed = lengths(velocity)
+    predicted = position + velocity * params.prediction[:, None]
+    ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
+
+    fresh = np.isnan(progress)
+    if fresh.any():  # a new agent starts from its nearest point, searching the whole path
+        progress[fresh] = pack.project_all(which[fresh], position[fresh]).distance
+        homing[fresh] = 0.0
+
+    # Far enough for a step's motion plus the prediction of an agent that just started; on a
+    # loop, short of the far side (a window as long as the loop would search it all).
+    reach = 1.5 * max_speed * (params.prediction + 2.0 * dt) + 1.0
+    if pack.any_closed:
+        reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
+    forward = sense > 0.0
+    lo = np.where(forward, progress, progress - reach)
+    hi = np.where(forward, progress + reach, progress)
+    near = pack.project(which, predicted, lo, hi)
+    progress = near.distance
+    normal, tangent = near.point, near.tangent
+
+    end = np.where(forward, length, 0.0)
+    if at_end != "stop" and pack.any_open:
+        done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
+        if at_end == "reverse":
+            sense = np.where(done, -sense, sense)
+            end = np.where(done, length - end, end)
+        else:  # loop: head back to the start, then follow again from there
+            homing = np.where(done, 1.0, homing)
+    going_home = homing > 0.0
+    if going_home.any():
+        start = (length - end)[going_home]
+        home = pack.point_at(which[going_home], start)
+        progress[going_home] = start
+        normal[going_home] = home.point
+        arrived = lengths(position[going_home] - home.point) <= np.maximum(
+            home.radius, ahead[going_home]
+        )
+        homing[going_home] = np.where(arrived, 0.0, 1.0)
+
+    aim = pack.point_at(which, progress + sense * ahead)
+    target = aim.point
+    target[going_home] = normal[going_home]
+
+    desired = seek_velocity(position, target, max_speed)
+    braking = np.zeros(n, dtype=bool)
+    if at_end == "stop" and pack.any_open:
+        # Arrive at the end, braking for the distance left along the path.
+        s = slice(None) if not pack.any_closed else ~np.broadcast_to(closed, (n,))
+        remaining = lengths(target[s] - position[s]) + np.abs((end - aim.distance)[s])
+        goal = position[s] + normalize(target[s] - position[s]) * remaining[:, None]
+        desired[s] = arrive_velocity(
+            position[s],
+            goal,
+            max_speed[s],
+            max_acceleration[s],
+            response_time[s],
+            params.slowing_radius[s],
+            params.tolerance[s],
+        )
+        braking[s] = lengths(desired[s]) < max_speed[s] * (1.0 - 1e-9)
+
+    along = (velocity[:, 0] * tangent[:, 0] + velocity[:, 1] * tangent[:, 1]) * sense
+    slow = speed < SLOW_FRACTION * max_speed
+    steering = (near.offset > near.radius) | (along < 0.0) | slow | braking | going_home
+    if always:
+        steering[:] = True
+    # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
+    # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
+    # not slow, so its speed is no zero.
+    scale = max_speed / np.where(slow, 1.0, speed)
+    desired = np.where(steering[:, None], desired, velocity * scale[:, None])
+    force = velocity_force(desired, velocity, response_time)
+    return FollowStep(
+        force, FollowState(progress, sense, homing), predicted, normal, target, steering
+    )

@@ -1,0 +1,235 @@
+"""FollowPath and StayOnPath: Reynolds' path following on a shared :class:`Path`.
+
+A :class:`~arcade_steering.Path` is shared geometry; each follower's progress along it lives in
+the world's per-agent state. Agents of one batch may follow different paths: their distinct
+paths are stacked into one table (:class:`~arcade_steering._path_pack.PathPack`) and every
+agent is computed in one vectorised pass (:func:`~arcade_steering.behaviors._follow.follow_path`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
+from .._path_pack import PathPack
+from .._vec import perpendicular
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
+from ..path import Path
+from ._follow import FollowParams, FollowState, FollowStep, follow_path
+from .seek import seek_velocity, velocity_force
+
+__all__ = ["FollowPath", "StayOnPath"]
+
+# Columns of FollowPath's per-agent state.
+_PROGRESS, _PATH, _SENSE, _HOMING = range(4)
+
+
+def check_path(name: str, value: Any) -> Path:
+    """Return ``value`` if it is a :class:`Path`, else raise ``TypeError`` naming ``name``."""
+    if not isinstance(value, Path):
+        raise TypeError(f"{name} must be an arcade_steering.Path, got {type(value).__name__}")
+    return value
+
+
+class DirectionParam(Param):
+    """+1 (from the first point to the last) or -1 (the other way); gathered per agent."""
+
+    def validate(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{self.name} must be 1 or -1, got {type(value).__name__}")
+        if value not in (1, -1):
+            raise ValueError(f"{self.name} must be 1 or -1, got {value!r}")
+        return int(value)
+
+
+class FollowPath(SteeringComponent):
+    """Follow a path: Reynolds' predictive path following with per-agent progress.
+
+    Every step each agent predicts its position ``prediction`` seconds ahead and projects it
+    onto the path, searching only a window ahead of its own progress (so progress never goes
+    back, and a path that crosses itself, a figure-eight, is followed branch by branch). It
+    then seeks a target ``max(min_look_ahead, speed * look_ahead)`` px further along, but only
+    when the prediction leaves the tube (offset > the path's radius there), when it moves the
+    wrong way or slower than a tenth of its ``max_speed``. Otherwise it only brings its speed
+    up to ``max_speed`` along its own heading: the force is zero on course at full speed and
+    the agent keeps its velocity, as in Reynolds' original. ``always=True`` seeks the target
+    every step. A new agent starts from the point of the path nearest to it.
+
+    Open paths end according to ``at_end``: ``"stop"`` arrives at the last point (braking for
+    the distance still to go along the path), ``"loop"`` heads back to the start and follows
+    again, ``"reverse"`` turns round and walks the path back (and so on, both ways). Closed
+    paths loop. Being the always-on drive, FollowPath goes last in a
+    :class:`~arcade_steering.PriorityBlend`.
+
+    ``path.points`` may be reassigned every frame (a moving path): progress is a distance along
+    the path, so followers keep tracking it. Agents with their own FollowPath instances, even on
+    different paths, share one batch and are computed together.
+
+    Predicting and looking ahead cut corners by about ``speed * (prediction + look_ahead) / 2``
+    at a right angle: on a narrow path (one tile wide, from A*) shorten both, or slow down.
+
+    Args:
+        path: The :class:`~arcade_steering.Path` to follow (may be shared by many agents).
+        prediction: Seconds of motion predicted ahead of the agent.
+        look_ahead: Seconds of motion the target lies beyond the predicted normal point.
+        min_look_ahead: Shortest distance (px) of the target beyond the normal point.
+        always: Seek the target every step, not only when leaving the tube.
+        at_end: ``"stop"``, ``"loop"`` or ``"reverse"``, for open paths.
+        direction: 1 to walk from the first point to the last, -1 the other way.
+        slowing_radius: Distance (px) before the end at which an ``at_end="stop"`` agent starts
+            braking (as :class:`~arcade_steering.Arrive`).
+        tolerance: Distance (px) from the end counted as arrived.
+
+    Raises:
+        TypeError: ``path`` is not a Path, or a parameter has the wrong type.
+        ValueError: A value is out of range, ``at_end`` unknown or ``direction`` not 1 or -1.
+    """
+
+    batch_instances = True
+    path = ObjectParam(check_path)
+    prediction = FloatParam(minimum=0.0)
+    look_ahead = FloatParam(minimum=0.0)
+    min_look_ahead = FloatParam(minimum=0.0)
+    always = BoolParam()
+    at_end = ChoiceParam(("stop", "loop", "reverse"))
+    direction = DirectionParam()
+    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
+    tolerance = FloatParam(minimum=0.0)
+
+    def __init__(
+        self,
+        path: Path,
+        prediction: float = 0.3,
+        look_ahead: float = 0.3,
+        min_look_ahead: float = 20.0,
+        *,
+        always: bool = False,
+        at_end: str = "stop",
+        direction: int = 1,
+        slowing_radius: float = 100.0,
+        tolerance: float = 2.0,
+    ) -> None:
+        self.path = path
+        self.prediction = prediction
+        self.look_ahead = look_ahead
+        self.min_look_ahead = min_look_ahead
+        self.always = always
+        self.at_end = at_end
+        self.direction = direction
+        self.slowing_radius = slowing_radius
+        self.tolerance = tolerance
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        pack, which = path_pack(ctx)
+        track = ctx.state("track", shape=(4,))
+        key = pack.keys[which]
+        # A new agent, or one whose component now holds another path, starts afresh.
+        fresh = np.isnan(track[:, _PROGRESS]) | (track[:, _PATH] != key)
+        track[fresh] = np.nan
+        direction = ctx.param("direction")
+        sense = track[:, _SENSE] if self.at_end == "reverse" else direction
+        sense = np.where(np.isnan(sense), direction, sense)
+        params = FollowParams(*(ctx.param(name) for name in FollowParams._fields))
+        step = follow_path(
+            pack,
+            which,
+            ctx.position,
+            ctx.velocity,
+            ctx.max_speed,
+            ctx.max_force / ctx.mass,
+            ctx.response_time,
+            FollowState(track[:, _PROGRESS], sense, track[:, _HOMING]),
+            params,
+            ctx.dt,
+            always=self.always,
+            at_end=self.at_end,
+        )
+        new = step.state
+        ctx.set_state("track", np.column_stack((new.progress, key, new.sense, new.homing)))
+        if ctx.debug is not None:
+            record_follow(ctx.debug, pack.paths, ctx.position, step)
+        return step.force
+
+
+class StayOnPath(SteeringComponent):
+    """Keep inside a path's tube without making progress along it.
+
+    Silent (zero force) while the agent's position ``prediction`` seconds ahead is inside the
+    tube, so it fits first in a :class:`~arcade_steering.PriorityBlend` (before Wander, say);
+    otherwise it seeks the nearest point of the centre line to that prediction.
+
+    Args:
+        path: The :class:`~arcade_steering.Path` whose tube to stay in.
+        prediction: Seconds of motion predicted ahead of the agent.
+
+    Raises:
+        TypeError: ``path`` is not a Path.
+        ValueError: ``prediction`` is negative or not finite.
+    """
+
+    batch_instances = True
+    path = ObjectParam(check_path)
+    prediction = FloatParam(minimum=0.0)
+
+    def __init__(self, path: Path, prediction: float = 0.3) -> None:
+        self.path = path
+        self.prediction = prediction
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        pack, which = path_pack(ctx)
+        predicted = ctx.position + ctx.velocity * ctx.param("prediction")[:, None]
+        near = pack.project_all(which, predicted)
+        outside = near.offset > near.radius
+        desired = seek_velocity(ctx.position, near.point, ctx.max_speed)
+        force = velocity_force(desired, ctx.velocity, ctx.response_time)
+        force[~outside] = 0.0
+        if ctx.debug is not None:
+            for path in pack.paths:
+                draw_path(ctx.debug, path)
+            ctx.debug.lines(ctx.position, predicted, TARGET_COLOR)
+            ctx.debug.points(near.point[outside], STEERING_COLOR)
+        return force
+
+
+def path_pack(ctx: SteeringContext, name: str = "path") -> tuple[PathPack, np.ndarray]:
+    """The distinct paths of the batch's parameter ``name`` and each agent's index into them."""
+    groups = ctx.groups(name)
+    pack = PathPack([path for path, _ in groups])
+    which = np.zeros(len(ctx), dtype=np.intp)
+    for index, (_, rows) in enumerate(groups[1:], start=1):
+        which[rows] = index
+    return pack, which
+
+
+def record_follow(
+    debug: DebugRecorder, paths: list[Path], position: np.ndarray, step: FollowStep
+) -> None:
+    """Record the paths (each once per frame) and every follower's prediction, normal point
+    and target: red (``STEERING_COLOR``) while the agent steers towards it, else grey."""
+    for path in paths:
+        draw_path(debug, path)
+    debug.lines(position, step.predicted, TARGET_COLOR)
+    debug.lines(step.predicted, step.normal, TARGET_COLOR)
+    debug.points(step.predicted, TARGET_COLOR)
+    debug.points(step.normal, TARGET_COLOR)
+    debug.points(step.target[step.steering], STEERING_COLOR)
+    debug.points(step.target[~step.steering], PATH_COLOR)
+
+
+def draw_path(debug: DebugRecorder, path: Path) -> None:
+    """Record ``path``'s centre line and tube outline, once per frame however many follow it."""
+    if not debug.once(("path", id(path))):
+        return
+    debug.lines(path.starts, path.ends, PATH_COLOR)
+    side = perpendicular(path.directions) * path.radii[:, None]
+    debug.lines(path.starts + side, path.ends + side, PATH_TUBE_COLOR)
+    debug.lines(path.starts - side, path.ends - side, PATH_TUBE_COLOR)
+    # Rounded joints (and an open path's end caps): the widest adjacent segment's radius.
+    radii = path.radii
+    before = np.roll(radii, 1) if path.closed else np.concatenate((radii[:1], radii))
+    after = radii if path.closed else np.concatenate((radii, radii[-1:]))
+    debug.circles(path.points, np.maximum(before, after), PATH_TUBE_COLOR)
