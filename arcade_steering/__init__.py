@@ -15,6 +15,7 @@ from .agent import SteeringAgent
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.wander import Wander
+from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
 from .component import SteeringComponent
 from .context import SteeringContext
@@ -26,6 +27,7 @@ __all__ = [
     "Evade",
     "Flee",
     "FollowPath",
+    "FollowWaypoints",
     "Path",
     "PriorityBlend",
     "Pursue",
