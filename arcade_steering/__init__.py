@@ -12,6 +12,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 
 from . import testing
 from .agent import SteeringAgent
+from .behaviors.flow import FollowFlowField
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.wander import Wander
@@ -19,6 +20,7 @@ from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
 from .component import SteeringComponent
 from .context import SteeringContext
+from .flowfield import FlowField
 from .path import Path
 from .world import SteeringWorld
 
@@ -26,6 +28,8 @@ __all__ = [
     "Arrive",
     "Evade",
     "Flee",
+    "FlowField",
+    "FollowFlowField",
     "FollowPath",
     "FollowWaypoints",
     "Path",
