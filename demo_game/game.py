@@ -1,159 +1,229 @@
-"""Ships arrive at the mouse in a ring, flee a drifting mine, and wander when left alone.
+"""Sneak past the patrol: collect every flag without being seen by the red leader.
 
-Controls: move the mouse to call the ships; Space toggles the steering debug overlay;
-Esc quits.
+A leader patrols a route, its squad of tanks follows it, keeps apart, steers round walls and
+obstacles and keeps out of the leader's sight cone. You are the blue scout. If the leader sees
+you it gives chase (its behaviour is swapped at run time) and the squad follows; caught means
+the round is over.
+
+Controls: WASD / arrows move the scout; Space toggles the steering debug overlay; left click
+adds an obstacle, right click removes the nearest; N makes a new random patrol route; + / -
+add or remove followers; P pauses; R restarts; F1 shows help; Esc quits.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from argparse import Namespace
 
 import arcade
+import numpy as np
 
-import arcade_steering as steer
+from .scene import SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene
 
 WINDOW_WIDTH = 1280
 WINDOW_HEIGHT = 720
-WINDOW_TITLE = "arcade_steering demo"
-SHIP_COUNT = 12
-SHIP_TEXTURE = ":resources:images/space_shooter/playerShip1_orange.png"
-SHIP_SCALE = 0.35
-MINE_RADIUS = 14
-MINE_SPEED = 90.0
-PANIC_DISTANCE = 140.0
-RING_RADIUS = 70.0
-IDLE_SECONDS = 3.0
-BACKGROUND = (18, 22, 34)
+WINDOW_TITLE = "arcade_steering: sneak past the patrol"
+BACKGROUND = (30, 36, 30)
+WALL_COLOR = (200, 190, 160)
+OBSTACLE_COLOR = (96, 120, 88)
+ROUTE_COLOR = (230, 220, 120, 40)
+ROUTE_LINE_COLOR = (230, 220, 120, 120)
+CONE_COLOR = (255, 80, 60, 60)
+CONE_ALERT_COLOR = (255, 40, 40, 120)
+FLAG_REACH = 24.0
+GIVE_UP_SECONDS = 3.0
+KEYS = {
+    arcade.key.W: (0, 1),
+    arcade.key.UP: (0, 1),
+    arcade.key.S: (0, -1),
+    arcade.key.DOWN: (0, -1),
+    arcade.key.A: (-1, 0),
+    arcade.key.LEFT: (-1, 0),
+    arcade.key.D: (1, 0),
+    arcade.key.RIGHT: (1, 0),
+}
+HELP = (
+    "WASD/arrows move   Space debug   click +obstacle   right click -obstacle   "
+    "N new route   +/- followers   P pause   R restart   F1 help   Esc quit"
+)
 
 
 class GameView(arcade.View):
-    """The demo scene: a ring of ships, a drifting mine, the mouse as the goal."""
+    """The demo game.
 
-    def __init__(self, seed: int = 0, debug: bool = False) -> None:
+    Args:
+        seed: Seed of the steering world (and of random routes and spawns).
+        followers: Size of the squad at the start of a round.
+        debug: Start with the debug overlay on.
+    """
+
+    def __init__(self, seed: int = 0, followers: int = 12, debug: bool = False) -> None:
         super().__init__()
         self.background_color = BACKGROUND
-        self.world = steer.SteeringWorld(seed=seed)
+        self.seed = seed
+        self.followers = followers
         self.show_debug = debug
-        self.mouse = (WINDOW_WIDTH / 2, WINDOW_HEIGHT / 2)
-        self.idle_for = IDLE_SECONDS  # start wandering until the mouse moves
+        self.show_help = False
+        self.paused = False
+        self.held: set[int] = set()
+        self.hud = arcade.Text("", 12, WINDOW_HEIGHT - 26, arcade.color.WHITE_SMOKE, 13)
+        self.banner = arcade.Text(
+            "",
+            WINDOW_WIDTH / 2,
+            WINDOW_HEIGHT / 2,
+            arcade.color.WHITE,
+            28,
+            anchor_x="center",
+            anchor_y="center",
+            bold=True,
+        )
+        self.help = arcade.Text(HELP, 12, 12, arcade.color.LIGHT_GRAY, 11)
+        self.restart()
+
+    def restart(self) -> None:
+        """A new round: level, cast and score from scratch."""
+        self.scene = Scene(self.seed, self.followers)
+        self.score = 0
+        self.elapsed = 0.0
+        self.state = "sneaking"  # "chased", "caught", "won"
+        self.unseen_for = 0.0
         self.steering_ms = 0.0
+        self.held.clear()
 
-        self.mine = arcade.SpriteCircle(MINE_RADIUS, arcade.color.RED_ORANGE)
-        self.mine.position = (WINDOW_WIDTH * 0.3, WINDOW_HEIGHT * 0.6)
-        self.mine_velocity = (MINE_SPEED, MINE_SPEED * 0.6)
-        self.mines = arcade.SpriteList()
-        self.mines.append(self.mine)
-
-        self.ships = arcade.SpriteList()
-        self.called: list[steer.SteeringComponent] = []
-        self.wandering: list[steer.SteeringComponent] = []
-        flee = steer.Flee(self.mine, panic_distance=PANIC_DISTANCE)
-        for index in range(SHIP_COUNT):
-            angle = 2 * math.pi * index / SHIP_COUNT
-            ship = arcade.Sprite(SHIP_TEXTURE, scale=SHIP_SCALE)
-            ship.position = (
-                WINDOW_WIDTH / 2 + 300 * math.cos(angle),
-                WINDOW_HEIGHT / 2 + 200 * math.sin(angle),
-            )
-            self.ships.append(ship)
-            # Each ship its own slot on a ring round the mouse: one batch all the same.
-            slot = steer.Arrive(self._ring_slot(angle), slowing_radius=120.0)
-            self.called.append(steer.PriorityBlend(flee, slot))
-            self.wandering.append(steer.PriorityBlend(flee, steer.Wander(jitter=2.5)))
-            self.world.attach(
-                ship, self.wandering[index], max_speed=180.0, max_force=500.0, facing="up"
-            )
-
-        self.hud = arcade.Text("", 12, WINDOW_HEIGHT - 24, arcade.color.LIGHT_GRAY, 12)
-        self.help = arcade.Text(
-            "mouse: call the ships   space: debug overlay   esc: quit",
-            12,
-            12,
-            arcade.color.GRAY,
-            11,
-        )
-
-    def _ring_slot(self, angle: float):
-        return lambda: (
-            self.mouse[0] + RING_RADIUS * math.cos(angle),
-            self.mouse[1] + RING_RADIUS * math.sin(angle),
-        )
-
-    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        self.mouse = (x, y)
-        if self.idle_for >= IDLE_SECONDS:
-            for agent, behavior in zip(self.world.agents, self.called, strict=True):
-                agent.behavior = behavior
-        self.idle_for = 0.0
+    # -- input ------------------------------------------------------------------------------
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        if symbol == arcade.key.SPACE:
+        if symbol in KEYS:
+            self.held.add(symbol)
+        elif symbol == arcade.key.SPACE:
             self.show_debug = not self.show_debug
+        elif symbol == arcade.key.N:
+            self.scene.new_route()
+        elif symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
+            self.scene.add_follower()
+        elif symbol in (arcade.key.MINUS, arcade.key.NUM_SUBTRACT):
+            self.scene.remove_follower()
+        elif symbol == arcade.key.P:
+            self.paused = not self.paused
+        elif symbol == arcade.key.R:
+            self.restart()
+        elif symbol == arcade.key.F1:
+            self.show_help = not self.show_help
         elif symbol == arcade.key.ESCAPE:
             self.window.close()
+        self._steer_scout()
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        self.held.discard(symbol)
+        self._steer_scout()
+
+    def _steer_scout(self) -> None:
+        dx = sum(KEYS[key][0] for key in self.held)
+        dy = sum(KEYS[key][1] for key in self.held)
+        length = math.hypot(dx, dy) or 1.0
+        self.scene.control.direction = (dx / length, dy / length)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if button == arcade.MOUSE_BUTTON_LEFT:
+            self.scene.add_obstacle((x, y))
+        elif button == arcade.MOUSE_BUTTON_RIGHT:
+            self.scene.remove_obstacle_near((x, y))
+
+    # -- rules ------------------------------------------------------------------------------
 
     def on_update(self, delta_time: float) -> None:
-        self._drift_mine(delta_time)
-        was_idle = self.idle_for >= IDLE_SECONDS
-        self.idle_for += delta_time
-        if not was_idle and self.idle_for >= IDLE_SECONDS:
-            for agent, behavior in zip(self.world.agents, self.wandering, strict=True):
-                agent.behavior = behavior
+        if self.paused or self.state in ("caught", "won"):
+            return
         start = time.perf_counter()
-        self.world.update(delta_time)
+        self.scene.world.update(delta_time)
         self.steering_ms = (time.perf_counter() - start) * 1e3
-        self._wrap_ships()
+        self.elapsed += delta_time
+        self._collect_flags()
+        self._watch_for_scout(delta_time)
 
-    def _drift_mine(self, delta_time: float) -> None:
-        x, y = self.mine.position
-        vx, vy = self.mine_velocity
-        x, y = x + vx * delta_time, y + vy * delta_time
-        if not MINE_RADIUS <= x <= WINDOW_WIDTH - MINE_RADIUS:
-            vx = -vx
-        if not MINE_RADIUS <= y <= WINDOW_HEIGHT - MINE_RADIUS:
-            vy = -vy
-        self.mine_velocity = (vx, vy)
-        self.mine.position = (x, y)
+    def _collect_flags(self) -> None:
+        for flag in list(self.scene.flags):
+            if math.dist(flag.position, self.scene.scout.position) <= FLAG_REACH:
+                flag.remove_from_sprite_lists()
+                self.score += 1
+        if not self.scene.flags:
+            self.state = "won"
 
-    def _wrap_ships(self) -> None:
-        """Wandering ships that leave the screen come back on the other side."""
-        for ship in self.ships:
-            x, y = ship.position
-            if not (0 <= x <= WINDOW_WIDTH and 0 <= y <= WINDOW_HEIGHT):
-                ship.position = (x % WINDOW_WIDTH, y % WINDOW_HEIGHT)
+    def _watch_for_scout(self, delta_time: float) -> None:
+        scene = self.scene
+        leader = scene.world.agent_of(scene.leader)
+        if scene.sees(scene.scout.position):
+            self.unseen_for = 0.0
+            if self.state == "sneaking":
+                self.state = "chased"
+                leader.behavior = scene.chase_behavior()
+        elif self.state == "chased":
+            self.unseen_for += delta_time
+            if self.unseen_for >= GIVE_UP_SECONDS:
+                self.state = "sneaking"
+                leader.behavior = scene.patrol_behavior()
+        scout = scene.world.agent_of(scene.scout)
+        for sprite in (scene.leader, *scene.squad):
+            agent = scene.world.agent_of(sprite)
+            if math.dist(agent.position, scout.position) < agent.radius + scout.radius:
+                self.state = "caught"
+
+    # -- drawing ----------------------------------------------------------------------------
 
     def on_draw(self) -> None:
         self.clear()
-        self.mines.draw()
-        self.ships.draw()
+        scene = self.scene
+        self._draw_route()
+        self._draw_geometry()
+        self._draw_sight_cone()
+        scene.flags.draw()
+        scene.squad.draw()
+        scene.leader_list.draw()
+        scene.scout_list.draw()
         if self.show_debug:
-            arcade.draw_circle_outline(*self.mine.position, PANIC_DISTANCE, (255, 90, 60, 90))
-            self.world.draw_debug()
-        mode = "wandering" if self.idle_for >= IDLE_SECONDS else "called"
+            scene.world.draw_debug()
         self.hud.text = (
-            f"ships {len(self.world)}   {mode}   steering {self.steering_ms:.2f} ms   "
+            f"flags {self.score}/{self.score + len(scene.flags)}   time {self.elapsed:5.1f} s   "
+            f"followers {len(scene.squad)}   steering {self.steering_ms:.2f} ms   "
             f"fps {arcade.get_fps():.0f}"
         )
         self.hud.draw()
-        self.help.draw()
+        if self.show_help:
+            self.help.draw()
+        banner = {
+            "caught": "Caught!  Press R to try again",
+            "won": f"All flags in {self.elapsed:.1f} s!  Press R to play again",
+        }.get(self.state, "Paused" if self.paused else "")
+        if banner:
+            self.banner.text = banner
+            self.banner.draw()
 
+    def _draw_route(self) -> None:
+        points = self.scene.route.points.tolist()
+        points.append(points[0])
+        arcade.draw_line_strip(points, ROUTE_COLOR, 2 * self.scene.route.radius)
+        arcade.draw_line_strip(points, ROUTE_LINE_COLOR, 1)
 
-def run(args: Namespace) -> int:
-    """Open the window (or run headless) with the options parsed by ``__main__``."""
-    window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT, WINDOW_TITLE)
-    view = GameView(seed=args.seed, debug=args.debug)
-    window.show_view(view)
-    if not args.headless:
-        arcade.run()
-        return 0
-    for _ in range(args.frames):
-        view.on_update(1 / 60)
-        view.on_draw()
-    if args.screenshot:
-        arcade.get_image().save(args.screenshot)
-    summary = {"frames": args.frames, "ships": len(view.world), "steering_ms": view.steering_ms}
-    print(json.dumps(summary))
-    return 0
+    def _draw_geometry(self) -> None:
+        geometry = self.scene.world.geometry
+        ends = np.empty((2 * len(geometry.segment_a), 2))
+        ends[0::2], ends[1::2] = geometry.segment_a, geometry.segment_b
+        thickness = max(2.0, 2.0 * float(np.max(geometry.segment_radius, initial=1.0)))
+        if len(ends):
+            arcade.draw_lines(ends.tolist(), WALL_COLOR, thickness)
+        for (x, y), radius in zip(
+            geometry.circle_center.tolist(), geometry.circle_radius.tolist(), strict=True
+        ):
+            arcade.draw_circle_filled(x, y, radius, OBSTACLE_COLOR)
+
+    def _draw_sight_cone(self) -> None:
+        leader = self.scene.world.agent_of(self.scene.leader)
+        x, y = leader.position
+        heading = math.atan2(leader.heading[1], leader.heading[0])
+        half = math.radians(SIGHT_HALF_ANGLE)
+        arc = np.linspace(heading - half, heading + half, 16)
+        points = [(x, y)] + [
+            (x + SIGHT_LENGTH * math.cos(a), y + SIGHT_LENGTH * math.sin(a)) for a in arc
+        ]
+        color = CONE_ALERT_COLOR if self.state == "chased" else CONE_COLOR
+        arcade.draw_polygon_filled(points, color)

@@ -1,4 +1,4 @@
-"""The demo runs headless for a few frames and draws something."""
+"""The demo game: headless runs, its summary, and the controls (handlers called directly)."""
 
 from __future__ import annotations
 
@@ -8,33 +8,133 @@ import subprocess
 import sys
 from pathlib import Path
 
+import arcade
+import pytest
 from PIL import Image
 
+from demo_game.game import GameView
 
-def test_demo_runs_headless_and_saves_a_frame(tmp_path: Path) -> None:
+
+def test_headless_run_prints_summary_and_saves_a_frame(tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
+    command = [
+        sys.executable,
+        "-m",
+        "demo_game",
+        "--headless",
+        "--frames",
+        "240",
+        "--seed",
+        "3",
+        "--screenshot",
+        str(shot),
+    ]
+    env = {**os.environ, "ARCADE_HEADLESS": "1"}
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "demo_game",
-            "--headless",
-            "--frames",
-            "30",
-            "--debug",
-            "--screenshot",
-            str(shot),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "ARCADE_HEADLESS": "1"},
-        check=False,
+        command, capture_output=True, text=True, timeout=300, env=env, check=False
     )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
-    assert summary["frames"] == 30
-    assert summary["ships"] == 12
+    assert summary["frames"] == 240
+    assert summary["followers"] == 12
+    assert summary["wall_crossings"] == 0
+    assert summary["obstacle_penetrations"] == 0
+    assert summary["in_sight_cone_fraction"] < 0.2
+    assert summary["mean_distance_to_leader"] < 150
+    assert summary["steering_ms_mean"] > 0
     image = Image.open(shot).convert("RGB")
     assert image.size == (1280, 720)
-    assert len(set(image.getdata())) > 20  # not a blank frame
+    assert len(set(image.getdata())) > 50  # not blank: level, tanks, scout, flags
+
+
+@pytest.fixture(scope="module")
+def window():
+    window = arcade.Window(1280, 720, "test", visible=False)
+    yield window
+    window.close()
+
+
+@pytest.fixture
+def view(window) -> GameView:
+    view = GameView(seed=1)
+    window.show_view(view)
+    return view
+
+
+def _run(view: GameView, frames: int) -> None:
+    for _ in range(frames):
+        view.on_update(1 / 60)
+
+
+def test_keys_move_the_scout(view: GameView) -> None:
+    start = view.scene.scout.position
+    view.on_key_press(arcade.key.D, 0)
+    _run(view, 30)
+    view.on_key_release(arcade.key.D, 0)
+    assert view.scene.scout.center_x > start[0] + 40
+    assert abs(view.scene.scout.center_y - start[1]) < 5
+
+
+def test_space_toggles_debug_p_pauses_f1_help_r_restarts(view: GameView) -> None:
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert view.show_debug
+    view.on_draw()
+    view.on_key_press(arcade.key.F1, 0)
+    assert view.show_help
+    view.on_key_press(arcade.key.P, 0)
+    leader = view.scene.leader.position
+    _run(view, 10)
+    assert view.scene.leader.position == leader
+    view.on_key_press(arcade.key.P, 0)
+    _run(view, 10)
+    assert view.scene.leader.position != leader
+    old_scene = view.scene
+    view.on_key_press(arcade.key.R, 0)
+    assert view.scene is not old_scene and view.elapsed == 0.0
+
+
+def test_plus_and_minus_change_the_squad(view: GameView) -> None:
+    view.on_key_press(arcade.key.PLUS, 0)
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert len(view.scene.squad) == 14
+    view.on_key_press(arcade.key.MINUS, 0)
+    assert len(view.scene.squad) == 13
+    assert len(view.scene.world) == 13 + 2  # followers, leader, scout
+    _run(view, 5)
+
+
+def test_clicks_add_and_remove_obstacles(view: GameView) -> None:
+    count = len(view.scene.world.geometry.circle_radius)
+    view.on_mouse_press(300, 250, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert len(view.scene.world.geometry.circle_radius) == count + 1
+    view.on_mouse_press(305, 255, arcade.MOUSE_BUTTON_RIGHT, 0)
+    assert len(view.scene.world.geometry.circle_radius) == count
+
+
+def test_n_makes_a_new_route_the_leader_follows(view: GameView) -> None:
+    old = view.scene.route
+    view.on_key_press(arcade.key.N, 0)
+    assert view.scene.route is not old
+    assert view.scene.route.closed
+    _run(view, 60)
+
+
+def test_being_seen_starts_a_chase_and_contact_ends_the_round(view: GameView) -> None:
+    scene = view.scene
+    leader = scene.world.agent_of(scene.leader)
+    hx, hy = leader.heading
+    x, y = leader.position
+    scene.scout.position = (x + 90 * hx, y + 90 * hy)  # teleport into the cone
+    _run(view, 1)
+    assert view.state == "chased"
+    assert type(leader.behavior.children[-1]).__name__ == "Pursue"
+    _run(view, 600)
+    assert view.state == "caught"
+
+
+def test_collecting_every_flag_wins(view: GameView) -> None:
+    for flag in list(view.scene.flags):
+        view.scene.scout.position = flag.position
+        _run(view, 1)
+    assert view.score == 8
+    assert view.state == "won"

@@ -1,0 +1,186 @@
+"""The demo's level and cast: a patrolling leader, its squad, the scout and the flags.
+
+Everything here is plain arcade_steering use that a game would write; ``game.py`` adds input,
+drawing and rules on top.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path as FilePath
+
+import arcade
+import numpy as np
+
+import arcade_steering as steer
+from arcade_steering.behaviors.sight_cone import in_sight
+from arcade_steering.tiled import Level, load_level
+
+LEVEL_FILE = FilePath(__file__).with_name("level.tmj")
+
+LEADER_TEXTURE = ":resources:images/topdown_tanks/tank_red.png"
+FOLLOWER_TEXTURE = ":resources:images/topdown_tanks/tank_sand.png"
+SCOUT_TEXTURE = ":resources:images/space_shooter/playerShip1_blue.png"
+FLAG_TEXTURE = ":resources:images/items/flagYellow1.png"
+
+FOLLOWERS = 12
+LEADER_SPEED = 80.0
+CHASE_SPEED = 125.0
+FOLLOWER_SPEED = 120.0
+SCOUT_SPEED = 150.0
+SIGHT_LENGTH = 150.0
+SIGHT_HALF_ANGLE = 32.0
+FOLLOW_DISTANCE = 55.0
+SEPARATION_RADIUS = 34.0
+OBSTACLE_RADIUS = 24.0
+
+
+class PlayerControl(steer.SteeringComponent):
+    """Steer towards the velocity the keys ask for: the scout is an agent like the others,
+    so walls and obstacles stop it too (a user component, batched like any other)."""
+
+    def __init__(self) -> None:
+        self.direction = (0.0, 0.0)
+
+    def steer(self, ctx: steer.SteeringContext) -> np.ndarray:
+        desired = np.array(self.direction, dtype=float)[None, :] * ctx.max_speed[:, None]
+        return (desired - ctx.velocity) / ctx.response_time[:, None]
+
+
+class Scene:
+    """Builds the level and the cast into a fresh world.
+
+    Args:
+        seed: Seed of the steering world.
+        followers: Size of the squad.
+    """
+
+    def __init__(self, seed: int = 0, followers: int = FOLLOWERS) -> None:
+        self.world = steer.SteeringWorld(seed=seed)
+        self.rng = np.random.default_rng(seed)
+        self.level: Level = load_level(LEVEL_FILE, self.world)
+        self.route = self.level.paths["patrol"]
+        self.obstacles = list(self.level.obstacles)
+        self.wall_segments = np.array(
+            [[*wall.a, *wall.b] for wall in self.level.walls], dtype=float
+        ).reshape(-1, 4)
+
+        self.leader_list = arcade.SpriteList()
+        self.squad = arcade.SpriteList()
+        self.scout_list = arcade.SpriteList()
+        self.flags = arcade.SpriteList()
+
+        self.leader = arcade.Sprite(LEADER_TEXTURE, scale=0.75)
+        self.leader.position = self.level.spawns["leader"][0]
+        self.leader_list.append(self.leader)
+        self.world.attach(
+            self.leader,
+            self.patrol_behavior(),
+            max_speed=LEADER_SPEED,
+            max_force=300.0,
+            facing="down",
+        )
+        self.squad_behavior = steer.PriorityBlend(
+            steer.AvoidWalls(),
+            steer.AvoidObstacles(),
+            steer.EvadeSightCone(self.leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
+            steer.WeightedBlend(
+                (steer.FollowLeader(self.leader, distance=FOLLOW_DISTANCE), 1.0),
+                (steer.Separation(SEPARATION_RADIUS, among=self.squad), 2.0),
+            ),
+        )
+        for _ in range(followers):
+            self.add_follower()
+
+        self.control = PlayerControl()
+        self.scout = arcade.Sprite(SCOUT_TEXTURE, scale=0.3)
+        self.scout.position = self.level.spawns["scout"][0]
+        self.scout_list.append(self.scout)
+        self.world.attach(
+            self.scout, self.control, max_speed=SCOUT_SPEED, max_force=900.0, facing="up"
+        )
+
+        for position in self.level.spawns["flag"]:
+            flag = arcade.Sprite(FLAG_TEXTURE, scale=0.25)
+            flag.position = position
+            self.flags.append(flag)
+
+    def patrol_behavior(self) -> steer.SteeringComponent:
+        """The leader's everyday behaviour: walk the route, round walls and obstacles."""
+        return steer.PriorityBlend(
+            steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(self.route)
+        )
+
+    def chase_behavior(self) -> steer.SteeringComponent:
+        """The leader's behaviour once it has seen the scout."""
+        return steer.PriorityBlend(
+            steer.AvoidWalls(), steer.AvoidObstacles(), steer.Pursue(self.scout)
+        )
+
+    def add_follower(self) -> None:
+        """One more follower, placed near the squad's spawn point."""
+        x, y = self.level.spawns["squad"][0]
+        jitter = self.rng.uniform(-30.0, 30.0, 2)
+        follower = arcade.Sprite(FOLLOWER_TEXTURE, scale=0.5)
+        follower.position = (x + jitter[0], y + jitter[1])
+        self.squad.append(follower)
+        self.world.attach(
+            follower,
+            self.squad_behavior,
+            max_speed=FOLLOWER_SPEED,
+            max_force=400.0,
+            facing="down",
+        )
+
+    def remove_follower(self) -> None:
+        """The newest follower leaves the game."""
+        if len(self.squad):
+            follower = self.squad[-1]
+            self.world.detach(follower)
+            follower.remove_from_sprite_lists()
+
+    def sees(self, position: tuple[float, float]) -> bool:
+        """Whether the leader sees ``position``: inside its cone and not behind a wall."""
+        leader = self.world.agent_of(self.leader)
+        offset = np.subtract(position, leader.position)[None, :]
+        inside, _ = in_sight(
+            offset,
+            np.array([leader.heading]),
+            np.array([SIGHT_LENGTH]),
+            np.array([math.radians(SIGHT_HALF_ANGLE)]),
+        )
+        if not inside[0]:
+            return False
+        hits = self.world.geometry.raycast(
+            np.array([leader.position]), np.array([position]), kinds="walls"
+        )
+        return not bool(hits.hit[0])
+
+    def new_route(self) -> None:
+        """A new random closed patrol route through open ground, as the references' demo."""
+        center = np.array([self.level.width / 2, self.level.height / 2])
+        points: list[np.ndarray] = []
+        for angle in np.sort(self.rng.uniform(0.0, 2 * math.pi, 7)):
+            for _ in range(40):
+                reach = self.rng.uniform(0.45, 0.9) * center
+                point = center + reach * np.array([math.cos(angle), math.sin(angle)])
+                clear = self.world.geometry.nearest(point[None, :], 60.0)
+                if not clear.found[0]:
+                    points.append(point)
+                    break
+        if len(points) >= 3:
+            self.route = steer.Path(points, radius=self.route.radius, closed=True)
+            self.world.agent_of(self.leader).behavior = self.patrol_behavior()
+
+    def add_obstacle(self, position: tuple[float, float]) -> None:
+        """A new round obstacle where the player clicked."""
+        self.obstacles.append(self.world.add_obstacle(position, OBSTACLE_RADIUS))
+
+    def remove_obstacle_near(self, position: tuple[float, float], reach: float = 80.0) -> None:
+        """Remove the obstacle nearest to ``position`` within ``reach`` px."""
+        if not self.obstacles:
+            return
+        distances = [math.dist(position, tuple(o.offset)) for o in self.obstacles]
+        nearest = int(np.argmin(distances))
+        if distances[nearest] <= reach:
+            self.world.remove_shape(self.obstacles.pop(nearest))
