@@ -12,7 +12,9 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 
 from . import testing
 from .agent import SteeringAgent
+from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.flow import FollowFlowField
+from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.wander import Wander
@@ -25,7 +27,10 @@ from .path import Path
 from .world import SteeringWorld
 
 __all__ = [
+    "Alignment",
     "Arrive",
+    "AvoidAgents",
+    "Cohesion",
     "Evade",
     "Flee",
     "FlowField",
@@ -36,6 +41,7 @@ __all__ = [
     "PriorityBlend",
     "Pursue",
     "Seek",
+    "Separation",
     "StayOnPath",
     "SteeringAgent",
     "SteeringComponent",

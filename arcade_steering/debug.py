@@ -15,6 +15,10 @@ Color = tuple[int, int, int, int]
 VELOCITY_COLOR: Color = (80, 220, 120, 255)
 FORCE_COLOR: Color = (255, 150, 60, 255)
 TARGET_COLOR: Color = (90, 170, 255, 255)
+#: Group behaviours: separation pushes, neighbour radii, leaders' sight cones.
+SEPARATION_COLOR: Color = (240, 90, 200, 255)
+NEIGHBOR_COLOR: Color = (150, 150, 150, 120)
+SIGHT_COLOR: Color = (255, 220, 80, 200)
 #: Paths: centre line (and targets not steered to), tube outline, targets being steered to.
 PATH_COLOR: Color = (200, 200, 200, 255)
 PATH_TUBE_COLOR: Color = (120, 120, 120, 160)

@@ -1,0 +1,236 @@
+"""Separation, Alignment and Cohesion: Reynolds' flocking rules over an agent's neighbours.
+
+Neighbours are the other agents within ``radius`` px (centre to centre), optionally only those
+``among`` a group of sprites and inside a field of view. The three rules share one neighbour
+query per (sub)step when they ask with the same radius and groups.
+
+Separation and Cohesion are pure repulsion and attraction: they add a velocity change and do
+not brake the agent's own velocity. With a braking term (Reynolds' ``desired - velocity``) a
+flock loses all order, because each rule would pull every agent towards standing still.
+Alignment does use Reynolds' form, towards the neighbours' mean direction at full speed.
+
+The kernels are pure functions over arrays: pairs ``(p, ...)`` from
+:class:`~arcade_steering.neighbors.NeighborPairs`, agents ``(n, ...)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._params import BoolParam, FloatParam, ObjectParam
+from .._vec import lengths, normalize, spread_directions, truncate
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
+from ..neighbors import NeighborPairs
+from .seek import velocity_force
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+def separation_push(
+    offset: np.ndarray,
+    distance: np.ndarray,
+    reach: np.ndarray | float,
+    radii: np.ndarray,
+    ids: np.ndarray,
+) -> np.ndarray:
+    """Per pair, a push away from the neighbour ``(p, 2)``, unitless.
+
+    Its length is 1 when the two circles touch, 0 at ``reach`` and grows above 1 as they
+    overlap (up to ``reach / (reach - contact)`` on top of each other).
+
+    Args:
+        offset: Neighbour minus agent ``(p, 2)``, px.
+        distance: Length of ``offset`` ``(p,)``, px.
+        reach: The agent's separation radius, ``(p,)`` or a scalar, px (centre to centre).
+        radii: Sum of the two agents' radii ``(p,)``, px.
+        ids: Integers ``(p,)`` (the agents' slots) giving pairs on one spot distinct,
+            deterministic directions (:func:`~arcade_steering._vec.spread_directions`).
+    """
+    # Touching is weight 1, unless the bodies are so large that half the reach is left.
+    contact = np.minimum(radii, 0.5 * reach)
+    weight = reach - distance
+    weight /= np.maximum(reach - contact, 1e-9)
+    np.maximum(weight, 0.0, out=weight)
+    apart = distance > 0.0
+    scale = np.divide(weight, distance, out=np.zeros_like(weight), where=apart)
+    push = offset * -scale[:, None]
+    if not apart.all():
+        on_top = np.flatnonzero(~apart)
+        push[on_top] = spread_directions(ids[on_top]) * weight[on_top, None]
+    return push
+
+
+def alignment_velocity(mean_velocity: np.ndarray, max_speed: np.ndarray) -> np.ndarray:
+    """Full speed along the neighbours' mean velocity ``(n, 2)`` px/s; zero where it is zero."""
+    return normalize(mean_velocity) * max_speed[:, None]
+
+
+def cohesion_velocity(
+    center_offset: np.ndarray, reach: np.ndarray, max_speed: np.ndarray
+) -> np.ndarray:
+    """Velocity towards the neighbours' centre ``(n, 2)`` px/s, full speed at ``reach`` px.
+
+    Args:
+        center_offset: The neighbours' mean position minus the agent's ``(n, 2)``, px.
+        reach: The cohesion radius ``(n,)``, px.
+        max_speed: Speed limits ``(n,)``, px/s.
+    """
+    return truncate(center_offset * (max_speed / reach)[:, None], max_speed)
+
+
+# -- components ------------------------------------------------------------------------------
+
+
+def check_among(name: str, value: Any) -> Any:
+    """Return ``value`` if it is None or a re-readable collection of sprites, else raise."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError(
+            f"{name} must be None or a collection of sprites (a list, a SpriteList), "
+            f"got {type(value).__name__}"
+        )
+    if iter(value) is value:
+        raise TypeError(
+            f"{name} is read every update: give a list or a SpriteList, not an iterator"
+        )
+    return value
+
+
+class _GroupBehavior(SteeringComponent):
+    """Shared parameters and neighbour query of the flocking rules."""
+
+    batch_instances = True
+    radius = FloatParam(minimum=0.0, exclusive=True)
+    among = ObjectParam(check_among)
+    fov = FloatParam(minimum=0.0, exclusive=True, maximum=360.0, optional=True)
+    debug_radius = BoolParam()
+
+    def __init__(
+        self,
+        radius: float,
+        among: Any = None,
+        fov: float | None = None,
+        *,
+        debug_radius: bool = False,
+    ) -> None:
+        self.radius = radius
+        self.among = among
+        self.fov = fov
+        self.debug_radius = debug_radius
+
+    def _neighbors(self, ctx: SteeringContext) -> NeighborPairs:
+        radius = ctx.param("radius")
+        pairs = ctx.neighbors_among(radius, "among")
+        fov = ctx.param("fov")
+        if len(pairs) and np.isfinite(fov).any():
+            pairs = pairs.within_fov(np.arctan2(ctx.heading[:, 1], ctx.heading[:, 0]), fov)
+        if ctx.debug is not None and self.debug_radius:
+            ctx.debug.circles(ctx.position, radius, NEIGHBOR_COLOR)
+        return pairs
+
+
+def _per_pair(values: np.ndarray, query: np.ndarray) -> np.ndarray | float:
+    """Per-agent ``values`` ``(n,)`` for each pair ``(p,)``, or the scalar all agents share."""
+    if len(values) and values.strides[0] == 0:  # a broadcast: one value for the batch
+        return float(values[0])
+    return values.take(query)
+
+
+_SHARED_DOC = """
+    Args:
+        radius: Neighbourhood radius, px (centre to centre, > 0).
+        among: None for every agent of the world, or the sprites (a list, an
+            ``arcade.SpriteList``) whose agents count as neighbours; membership is read every
+            update, so sprites added later count.
+        fov: Field of view in degrees (0, 360] around the agent's heading; None sees all round.
+        debug_radius: Whether the debug overlay draws each agent's neighbourhood circle.
+
+    Raises:
+        ValueError: ``radius`` is not positive, or ``fov`` is outside (0, 360].
+        TypeError: ``among`` is not a collection of sprites.
+"""
+
+
+class Separation(_GroupBehavior):
+    __doc__ = (
+        """Keep apart from neighbours, pushing harder the closer they are.
+
+    Each neighbour pushes directly away from itself with a weight of 1 when the two circles
+    touch, falling to 0 at ``radius`` (more than 1 when they overlap). The summed push, times
+    the agent's ``max_speed``, is a velocity change wanted within its ``response_time``. Agents
+    on one spot push apart in distinct directions.
+"""
+        + _SHARED_DOC
+    )
+
+    batch_instances = True
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        pairs = self._neighbors(ctx)
+        if not len(pairs):
+            return np.zeros((len(ctx), 2))
+        query = pairs.query
+        reach = ctx.param("radius")
+        push = separation_push(
+            pairs.offset,
+            pairs.distance,
+            _per_pair(reach, query),
+            ctx.radius.take(query) + ctx.world_radius(pairs.other),
+            ctx.slots.take(query),
+        )
+        desired = pairs.sum(push) * ctx.max_speed[:, None]
+        force = desired / ctx.response_time[:, None]
+        if ctx.debug is not None:
+            pushed = np.flatnonzero(force.any(axis=1))
+            tips = force[pushed] / ctx.mass[pushed, None] * FORCE_SECONDS
+            ctx.debug.lines(ctx.position[pushed], ctx.position[pushed] + tips, SEPARATION_COLOR)
+        return force
+
+
+class Alignment(_GroupBehavior):
+    __doc__ = (
+        """Fly the way the neighbours fly: full speed along their mean velocity.
+
+    Reynolds' form ``(desired - velocity) / response_time``; silent for an agent without
+    neighbours or whose neighbours' velocities cancel out.
+"""
+        + _SHARED_DOC
+    )
+
+    batch_instances = True
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        pairs = self._neighbors(ctx)
+        if not len(pairs):
+            return np.zeros((len(ctx), 2))
+        mean = pairs.mean(ctx.world_velocity(pairs.other))
+        desired = alignment_velocity(mean, ctx.max_speed)
+        force = velocity_force(desired, ctx.velocity, ctx.response_time)
+        force[lengths(mean) <= 1e-9] = 0.0
+        return force
+
+
+class Cohesion(_GroupBehavior):
+    __doc__ = (
+        """Keep with the neighbours: accelerate towards their centre.
+
+    The wanted velocity change points at the neighbours' mean position and grows with its
+    distance, reaching ``max_speed`` at ``radius``; it does not brake the agent's own velocity.
+"""
+        + _SHARED_DOC
+    )
+
+    batch_instances = True
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        pairs = self._neighbors(ctx)
+        if not len(pairs):
+            return np.zeros((len(ctx), 2))
+        center = pairs.mean(pairs.offset)
+        desired = cohesion_velocity(center, ctx.param("radius"), ctx.max_speed)
+        return desired / ctx.response_time[:, None]

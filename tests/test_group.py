@@ -1,0 +1,333 @@
+"""Separation, Alignment, Cohesion and AvoidAgents: flocks form, crowds part, nothing is NaN."""
+
+from __future__ import annotations
+
+import arcade
+import numpy as np
+import pytest
+
+import arcade_steering as steer
+from arcade_steering._batches import Batch
+from arcade_steering.context import BatchFrame, evaluate
+from arcade_steering.debug import DebugRecorder
+from arcade_steering.testing import StubSprite, steering_force
+
+DT = 1 / 60
+
+
+def pair_distances(points: list) -> np.ndarray:
+    """Distances between every two of ``points`` (sprites or (x, y) pairs)."""
+    points = np.array([getattr(p, "position", p) for p in points], dtype=float)
+    distance = np.linalg.norm(points[:, None] - points[None], axis=2)
+    return distance[np.triu_indices(len(points), 1)]
+
+
+def forces(world: steer.SteeringWorld, debug: DebugRecorder | None = None) -> dict[int, np.ndarray]:
+    """Every agent's force this instant, batch by batch, keyed by slot (nothing moves)."""
+    world._neighbors = None  # the index of the last update is stale: agents moved since
+    out = {}
+    for batch in world._current_batches():
+        force = evaluate(BatchFrame(world, batch.slots, DT, debug), batch.root)
+        out.update(zip(batch.slots.tolist(), force, strict=True))
+    return out
+
+
+def forces_alone(world: steer.SteeringWorld) -> dict[int, np.ndarray]:
+    """Every agent's force, each agent evaluated as a batch of one."""
+    world._neighbors = None
+    out = {}
+    for agent in world.agents:
+        batch = Batch(np.array([agent._slot]), [agent.behavior])
+        out[agent._slot] = evaluate(BatchFrame(world, batch.slots, DT, None), batch.root)[0]
+    return out
+
+
+# -- separation ------------------------------------------------------------------------------
+
+
+def test_six_agents_on_one_spot_spread_apart(world) -> None:
+    sprites = [StubSprite(100, 100) for _ in range(6)]
+    for sprite in sprites:
+        world.attach(sprite, steer.Separation(40), max_speed=100, max_force=400, radius=8)
+    first = forces(world)
+    assert all(np.isfinite(force).all() and np.linalg.norm(force) > 0 for force in first.values())
+    directions = np.array([force / np.linalg.norm(force) for force in first.values()])
+    assert (pair_distances(list(directions)) > 0.1).all()  # six distinct directions
+    for _ in range(60):
+        world.update(DT)
+        assert np.isfinite([sprite.position for sprite in sprites]).all()
+    assert pair_distances(sprites).min() >= 16.0
+
+
+def force_near(component, position, velocity=(0.0, 0.0), others=(), **options) -> np.ndarray:
+    """``steering_force`` in a fresh world holding ``others``: ``(x, y, vx, vy, radius)``."""
+    world = steer.SteeringWorld(seed=0)
+    for x, y, vx, vy, radius in others:
+        world.attach(StubSprite(x, y), steer.Seek((x, y)), velocity=(vx, vy), radius=radius)
+    return steering_force(component, position, velocity, world=world, **options)
+
+
+def test_separation_pushes_away_harder_when_closer() -> None:
+    separation = steer.Separation(50)
+    other = [(0, 0, 0, 0, 5)]
+    near = force_near(separation, (15, 0), others=other, radius=5)
+    far = force_near(separation, (40, 0), others=other, radius=5)
+    beyond = force_near(separation, (60, 0), others=other, radius=5)
+    assert near[0] > far[0] > 0.0
+    assert near[1] == pytest.approx(0.0) and far[1] == pytest.approx(0.0)
+    assert beyond.tolist() == [0.0, 0.0]
+
+
+def test_separation_is_pure_repulsion() -> None:
+    """Without neighbours: no force at all, whatever the agent's velocity (no braking)."""
+    force = steering_force(steer.Separation(40), velocity=(80, 30))
+    assert force.tolist() == [0.0, 0.0]
+
+
+def test_fov_ignores_neighbours_behind() -> None:
+    behind = [(-20, 0, 0, 0, 8)]  # the asking agent heads +x
+    blind, seeing = steer.Separation(50, fov=180), steer.Separation(50)
+    assert force_near(blind, (0, 0), (50, 0), others=behind).tolist() == [0.0, 0.0]
+    assert force_near(seeing, (0, 0), (50, 0), others=behind)[0] > 0.0
+
+
+# -- among -----------------------------------------------------------------------------------
+
+
+def test_among_a_sprite_list_sees_sprites_appended_later(world) -> None:
+    group = arcade.SpriteList()
+    texture = arcade.make_soft_square_texture(12, arcade.color.WHITE, name="group-test")
+    member, stranger = arcade.Sprite(texture, 100, 100), arcade.Sprite(texture, 100, 100)
+    asker = arcade.Sprite(texture, 110, 100)
+    for sprite in (member, stranger):
+        world.attach(sprite, steer.Seek((100, 100)))
+    world.attach(asker, steer.Separation(30, among=group), max_speed=100)
+    slot = world.agent_of(asker)._slot
+    assert forces(world)[slot].tolist() == [0.0, 0.0]
+    group.append(member)
+    world.update(DT)  # membership is read once per update
+    assert forces(world)[slot][0] > 0.0
+
+
+def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
+    reds = [StubSprite(0, 0), StubSprite(10, 0)]
+    blues = [StubSprite(5, 3), StubSprite(200, 0)]
+    for squad in (reds, blues):
+        separation = steer.Separation(30, among=squad)
+        for sprite in squad:
+            world.attach(sprite, separation)
+    assert len(world._current_batches()) == 1
+    got = forces(world)
+    alone = forces_alone(world)
+    for slot in got:
+        assert np.allclose(got[slot], alone[slot])
+    lone_blue = world.agent_of(blues[1])._slot
+    assert got[lone_blue].tolist() == [0.0, 0.0]  # reds near it do not count
+    near_blue = world.agent_of(blues[0])._slot
+    assert got[near_blue].tolist() == [0.0, 0.0]
+
+
+# -- alignment and cohesion ------------------------------------------------------------------
+
+
+def test_alignment_turns_towards_the_neighbours_heading() -> None:
+    others = [(20, 0, 0, 50, 8), (-20, 0, 0, 70, 8)]
+    force = force_near(steer.Alignment(50), (0, 0), (50, 0), others=others, max_speed=100)
+    assert force[1] > 0.0 and force[0] < 0.0  # from +x towards +y
+    assert steering_force(steer.Alignment(50), (500, 500), (50, 0)).tolist() == [0.0, 0.0]
+
+
+def test_cohesion_pulls_towards_the_neighbours_centre_without_braking() -> None:
+    others = [(40, 0, 0, 0, 8), (40, 40, 0, 0, 8)]
+    force = force_near(steer.Cohesion(80), (0, 0), others=others)
+    assert force[0] > 0.0 and force[1] > 0.0 and force[0] > force[1]
+    centred = force_near(steer.Cohesion(80), (40, 20), (90, 0), others=others)
+    assert np.allclose(centred, 0.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5])
+def test_a_flock_aligns_from_random_headings(seed) -> None:
+    """40 agents in a 200 px square, neighbourhoods of 100 px: one flock, one heading.
+
+    (With neighbourhoods much smaller than the swarm, halves may align apart and split into
+    two flocks, each aligned: that is flocking too, but not what this test measures.)
+    """
+    rng = np.random.default_rng(seed)
+    world = steer.SteeringWorld(seed=0)
+    flock = steer.WeightedBlend(
+        (steer.Separation(30), 1.5), (steer.Alignment(100), 1.0), (steer.Cohesion(100), 1.0)
+    )
+    starts, angles = rng.uniform(0, 200, (40, 2)), rng.uniform(-np.pi, np.pi, 40)
+    for (x, y), angle in zip(starts, angles, strict=True):
+        velocity = (100 * np.cos(angle), 100 * np.sin(angle))
+        world.attach(StubSprite(x, y), flock, max_speed=100, max_force=400, velocity=velocity)
+
+    def order() -> float:
+        velocity = np.array([agent.velocity for agent in world.agents])
+        unit = velocity / np.linalg.norm(velocity, axis=1, keepdims=True)
+        return float(np.linalg.norm(unit.mean(axis=0)))
+
+    assert order() < 0.4
+    for _ in range(5 * 60):
+        world.update(DT)
+    assert order() > 0.9
+    assert pair_distances([agent.sprite for agent in world.agents]).min() > 10.0
+
+
+# -- predictive avoidance --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [((0.0, 0.0), (400.0, 0.0)), ((-200.0, 0.0), (0.0, -200.0)), ((0.0, 0.0), (400.0, 3.0))],
+    ids=["head-on", "right-angle", "almost-head-on"],
+)
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 20])
+def test_agents_on_a_collision_course_pass_without_touching(a, b, dt) -> None:
+    def run(avoid: bool) -> float:
+        world = steer.SteeringWorld(seed=0)
+        one, two = StubSprite(*a), StubSprite(*b)
+        for sprite, goal in ((one, b), (two, a)):
+            behavior = steer.PriorityBlend(steer.AvoidAgents(), steer.Seek(goal))
+            world.attach(sprite, behavior if avoid else steer.Seek(goal), radius=10, max_speed=100)
+        closest = np.inf
+        for _ in range(round(6 / dt)):
+            world.update(dt)
+            closest = min(closest, pair_distances([one, two])[0])
+        assert np.isfinite(one.position).all() and np.isfinite(two.position).all()
+        return closest
+
+    assert run(avoid=False) < 20.0  # they would collide
+    assert run(avoid=True) >= 20.0
+
+
+def test_avoid_agents_is_silent_without_a_threat() -> None:
+    avoid = steer.AvoidAgents(horizon=1.0)
+    other = [(100, 0, 0, 50, 10)]
+    # Moving apart, parallel at a safe distance, and both standing still near each other.
+    assert force_near(avoid, (0, 0), (-50, 0), others=other, radius=10).tolist() == [0, 0]
+    assert force_near(avoid, (100, 40), (0, 50), others=other, radius=10).tolist() == [0, 0]
+    still = [(100, 0, 0, 0, 10)]
+    assert force_near(avoid, (75, 0), others=still, radius=10).tolist() == [0, 0]
+
+
+def test_avoid_agents_pushes_overlapping_agents_apart() -> None:
+    avoid, other = steer.AvoidAgents(), [(0, 0, 0, 0, 10)]
+    force = force_near(avoid, (5, 0), others=other, radius=10)
+    assert force[0] > 0.0 and force[1] == pytest.approx(0.0)
+    on_top = force_near(avoid, (0, 0), others=other, radius=10)
+    assert np.isfinite(on_top).all() and np.linalg.norm(on_top) > 0.0
+
+
+def test_avoid_agents_steers_away_from_the_predicted_position() -> None:
+    """A threat crossing from the right: steer away from where it will be, not where it is."""
+    threat = [(100, -80, 0, 100, 10)]
+    force = force_near(steer.AvoidAgents(), (0, 0), (100, 0), others=threat, radius=10)
+    # It will pass ahead of the agent: the agent turns right (down), behind it.
+    assert force[1] < 0.0
+
+
+def test_avoid_agents_first_in_a_crowd_keeps_agents_apart() -> None:
+    rng = np.random.default_rng(1)
+    world = steer.SteeringWorld(seed=0)
+    sprites = []
+    for index in range(12):
+        angle = 2 * np.pi * index / 12
+        start = (200 * np.cos(angle), 200 * np.sin(angle))
+        goal = (-start[0] + rng.uniform(-5, 5), -start[1] + rng.uniform(-5, 5))
+        sprite = StubSprite(*start)
+        behavior = steer.PriorityBlend(steer.AvoidAgents(), steer.Arrive(goal))
+        world.attach(sprite, behavior, radius=8, max_speed=80, max_force=400)
+        sprites.append(sprite)
+    closest = np.inf
+    for _ in range(12 * 60):
+        world.update(DT)
+        closest = min(closest, pair_distances(sprites).min())
+    assert closest > 12.0  # overlaps, if any, are shallow and pushed apart
+    assert np.isfinite([sprite.position for sprite in sprites]).all()
+
+
+# -- debug and batching ----------------------------------------------------------------------
+
+
+def test_debug_records_separation_and_radii_only_on_demand(world) -> None:
+    for x in (0, 10):
+        world.attach(StubSprite(x, 0), steer.Separation(30))
+    quiet = DebugRecorder()
+    forces(world, quiet)
+    assert sum(len(chunk) for chunks in quiet.segments.values() for chunk in chunks) == 2 * 2
+    for agent in world.agents:
+        agent.behavior = steer.Separation(30, debug_radius=True)
+    loud = DebugRecorder()
+    forces(world, loud)
+    assert sum(len(c) for chunks in loud.segments.values() for c in chunks) > 2 * 2 * 10
+
+
+def test_group_components_batched_equal_alone() -> None:
+    rng = np.random.default_rng(3)
+    world = steer.SteeringWorld(seed=0)
+    sprites = [StubSprite(*p) for p in rng.uniform(0, 150, (30, 2))]
+    halves = (sprites[:15], sprites[15:])
+    for index, sprite in enumerate(sprites):
+        squad = halves[index % 2]
+        behavior = steer.PriorityBlend(
+            steer.AvoidAgents(among=squad),
+            steer.WeightedBlend(
+                (steer.Separation(25 + index % 3, among=squad), 1.5),
+                (steer.Alignment(50, fov=270), 1.0),
+                (steer.Cohesion(50, among=squad), 1.0),
+            ),
+        )
+        angle = rng.uniform(-np.pi, np.pi)
+        world.attach(sprite, behavior, velocity=(60 * np.cos(angle), 60 * np.sin(angle)))
+    for _ in range(10):
+        world.update(DT)
+    assert len(world._current_batches()) == 1
+    got, alone = forces(world), forces_alone(world)
+    assert all(np.allclose(got[slot], alone[slot]) for slot in got)
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [steer.Separation, steer.Alignment, steer.Cohesion])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"radius": 0}, ValueError, "radius"),
+        ({"radius": -5}, ValueError, "radius"),
+        ({"radius": float("nan")}, ValueError, "radius"),
+        ({"radius": "10"}, TypeError, "radius"),
+        ({"radius": 10, "among": 3}, TypeError, "among"),
+        ({"radius": 10, "among": "abc"}, TypeError, "among"),
+        ({"radius": 10, "among": StubSprite()}, TypeError, "among"),
+        ({"radius": 10, "among": iter([])}, TypeError, "among"),
+        ({"radius": 10, "fov": 0}, ValueError, "fov"),
+        ({"radius": 10, "fov": 361}, ValueError, "fov"),
+        ({"radius": 10, "debug_radius": 1}, TypeError, "debug_radius"),
+    ],
+)
+def test_group_components_refuse_bad_input(make, kwargs, error, name) -> None:
+    with pytest.raises(error, match=name):
+        make(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"horizon": 0}, ValueError, "horizon"),
+        ({"horizon": -1}, ValueError, "horizon"),
+        ({"margin": -1}, ValueError, "margin"),
+        ({"among": 5}, TypeError, "among"),
+    ],
+)
+def test_avoid_agents_refuses_bad_input(kwargs, error, name) -> None:
+    with pytest.raises(error, match=name):
+        steer.AvoidAgents(**kwargs)
+
+
+def test_refused_assignment_keeps_the_old_value() -> None:
+    separation = steer.Separation(30)
+    with pytest.raises(ValueError, match="radius"):
+        separation.radius = -1
+    assert separation.radius == 30
