@@ -10,13 +10,15 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
                  max_speed=160, max_force=400)
 """
 
-from . import testing
+from . import formations, testing
 from .agent import SteeringAgent
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
+from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
+from .behaviors.sight_cone import EvadeSightCone
 from .behaviors.wander import Wander
 from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
@@ -32,11 +34,14 @@ __all__ = [
     "AvoidAgents",
     "Cohesion",
     "Evade",
+    "EvadeSightCone",
     "Flee",
     "FlowField",
     "FollowFlowField",
+    "FollowLeader",
     "FollowPath",
     "FollowWaypoints",
+    "OffsetPursuit",
     "Path",
     "PriorityBlend",
     "Pursue",
@@ -49,5 +54,6 @@ __all__ = [
     "SteeringWorld",
     "Wander",
     "WeightedBlend",
+    "formations",
     "testing",
 ]

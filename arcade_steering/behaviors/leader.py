@@ -1,0 +1,267 @@
+"""Following a leader: FollowLeader (a point behind it) and OffsetPursuit (a formation slot).
+
+A leader is a sprite, attached to the world (its velocity and heading are the world's) or moved
+by the game (its velocity is estimated from its position change between updates), or a
+zero-argument callable returning ``(x, y)``. Its heading is the direction of its velocity and
+is kept while it stands still, so a squad stays in place behind a leader that stops.
+
+Followers hold a *station* that moves with the leader: the wanted velocity is the leader's
+velocity plus an arrive towards the station. Matching the leader's velocity keeps a follower
+on its station while the leader moves, where a plain arrive would trail behind it; when the
+leader stops, only the arrive is left and the follower stops on its station.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._params import FloatParam, ObjectParam, TargetParam
+from .._validate import check_point
+from .._vec import lengths, normalize, perpendicular, spread_directions, truncate
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import TARGET_COLOR
+from ..targets import TargetRef
+from .seek import arrive_velocity, velocity_force
+
+#: Below this speed (px/s) a leader keeps its last heading (as the world does for agents).
+LEADER_MIN_SPEED = 1.0
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+def station_velocity(
+    position: np.ndarray,
+    station: np.ndarray,
+    station_velocity: np.ndarray,
+    max_speed: np.ndarray,
+    max_acceleration: np.ndarray,
+    response_time: np.ndarray,
+    slowing_radius: np.ndarray,
+    tolerance: np.ndarray,
+) -> np.ndarray:
+    """Velocity that reaches and then holds a moving station, ``(n, 2)`` px/s.
+
+    The station's own velocity plus :func:`~arcade_steering.behaviors.seek.arrive_velocity`
+    towards it, truncated to ``max_speed``. Shapes: points and velocities ``(n, 2)``,
+    everything else ``(n,)``.
+    """
+    arrive = arrive_velocity(
+        position, station, max_speed, max_acceleration, response_time, slowing_radius, tolerance
+    )
+    return truncate(station_velocity + arrive, max_speed)
+
+
+def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """How much of its leader's velocity a follower matches ``(n, 1)``, in [0, 1].
+
+    All of it beside or behind the leader, none from ``distance`` (at least 10 px) ahead on:
+    a follower that got ahead drops back instead of keeping pace in the leader's way.
+
+    Args:
+        offset: Follower minus leader ``(n, 2)``, px.
+        heading: The leader's unit heading ``(n, 2)``.
+        distance: The follow distance ``(n,)``, px.
+    """
+    along = np.einsum("ij,ij->i", offset, heading)
+    return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)[:, None]
+
+
+def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Turn offsets in a leader's frame ``(n, 2)`` (ahead, left) into world offsets (px).
+
+    Args:
+        heading: The leaders' unit headings ``(n, 2)``.
+        offset: ``(ahead, left)`` px per agent ``(n, 2)``: the world offset when the leader
+            faces +x.
+    """
+    return heading * offset[:, :1] + perpendicular(heading) * offset[:, 1:]
+
+
+# -- leader parameter and heading ------------------------------------------------------------
+
+
+class LeaderParam(TargetParam):
+    """A leader: a sprite (anything with ``.position``) or a zero-argument callable.
+
+    A fixed point is refused: it has no heading to follow.
+    """
+
+    def validate(self, value: Any) -> TargetRef:
+        ref = TargetRef(value, self.name)
+        if not ref.moving:
+            raise TypeError(
+                f"{self.name} must be a sprite (anything with .position) or a zero-argument "
+                f"callable, got {type(value).__name__}"
+            )
+        return ref
+
+
+def leader_headings(ctx: SteeringContext, name: str = "leader") -> tuple[np.ndarray, np.ndarray]:
+    """Each agent's leader heading, kept while the leader stands still.
+
+    Moving leaders head along their velocity; the last heading seen is kept in per-agent
+    state. A leader attached to the world that has not moved yet heads the way the world says
+    (its sprite's angle at attach).
+
+    Returns:
+        Unit headings ``(n, 2)`` (zero where unknown) and whether each is known ``(n,)``.
+    """
+    velocity = ctx.target_velocity(name)
+    speed = lengths(velocity)
+    moving = speed > LEADER_MIN_SPEED
+    heading = ctx.state(f"{name}_heading", shape=(2,))
+    heading[moving] = velocity[moving] / speed[moving, None]
+    unknown = np.isnan(heading[:, 0])
+    if unknown.any():
+        world = ctx.world
+        for leader, rows in ctx.groups(name):
+            rows = rows[unknown[rows]]
+            if len(rows) and hasattr(leader, "position") and leader in world:
+                heading[rows] = world.agent_of(leader).heading
+        unknown = np.isnan(heading[:, 0])
+    ctx.set_state(f"{name}_heading", heading)
+    heading[unknown] = 0.0
+    return heading, ~unknown
+
+
+# -- components ------------------------------------------------------------------------------
+
+
+class FollowLeader(SteeringComponent):
+    """Follow ``distance`` px behind a leader, matching its velocity, and stop when it stops.
+
+    Combine it with :class:`~arcade_steering.Separation` among the squad so followers do not
+    pile up on one point, and with :class:`~arcade_steering.EvadeSightCone` first in a
+    :class:`~arcade_steering.PriorityBlend` so they keep out of the leader's way::
+
+        PriorityBlend(
+            EvadeSightCone(leader),
+            WeightedBlend((FollowLeader(leader), 1.0), (Separation(30, among=squad), 1.5)),
+        )
+
+    Until the leader's heading is known (a leader moved by the game that has not moved yet),
+    the point behind it is taken on the follower's side of it.
+
+    Args:
+        leader: A sprite (attached, or moved by the game) or a zero-argument callable.
+        distance: How far behind the leader (px, >= 0).
+        slowing_radius: Distance (px) from the point behind at which braking starts.
+        tolerance: Distance (px) counted as arrived.
+
+    Raises:
+        TypeError: ``leader`` is not a sprite or a callable.
+        ValueError: ``distance`` is negative, ``slowing_radius`` not positive, or
+            ``tolerance`` negative.
+    """
+
+    batch_instances = True
+    leader = LeaderParam()
+    distance = FloatParam(minimum=0.0)
+    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
+    tolerance = FloatParam(minimum=0.0)
+
+    def __init__(
+        self,
+        leader: Any,
+        distance: float = 40.0,
+        slowing_radius: float = 80.0,
+        tolerance: float = 2.0,
+    ) -> None:
+        self.leader = leader
+        self.distance = distance
+        self.slowing_radius = slowing_radius
+        self.tolerance = tolerance
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        leader = ctx.target("leader")
+        heading, known = leader_headings(ctx)
+        # Heading unknown: "behind" is the follower's own side, so it holds its distance.
+        toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
+        heading = np.where(known[:, None], heading, toward)
+        distance = ctx.param("distance")
+        behind = leader - heading * distance[:, None]
+        if ctx.debug is not None:
+            ctx.debug.points(behind, TARGET_COLOR)
+        desired = station_velocity(
+            ctx.position,
+            behind,
+            ctx.target_velocity("leader") * keep_pace(ctx.position - leader, heading, distance),
+            ctx.max_speed,
+            ctx.max_force / ctx.mass,
+            ctx.response_time,
+            ctx.param("slowing_radius"),
+            ctx.param("tolerance"),
+        )
+        return velocity_force(desired, ctx.velocity, ctx.response_time)
+
+
+class OffsetPursuit(SteeringComponent):
+    """Hold a slot at a fixed offset in the leader's frame, predicting where it will be.
+
+    The offset is ``(ahead, left)`` in px: the world offset when the leader faces +x (right),
+    turned with the leader. ``(-40, 0)`` is 40 px behind, ``(-30, 20)`` behind and to its
+    left. :mod:`arcade_steering.formations` makes lists of offsets for a squad. Until the
+    leader's heading is known, it is taken as +x.
+
+    Args:
+        leader: A sprite (attached, or moved by the game) or a zero-argument callable.
+        offset: ``(ahead, left)`` px.
+        max_prediction: Longest look-ahead, seconds: a follower far from its slot aims at
+            where the slot will be when it gets near (``(distance - slowing_radius) /
+            max_speed``, at most this); near it, matching the leader's velocity holds it.
+        slowing_radius: Distance (px) from the slot at which braking starts.
+        tolerance: Distance (px) counted as arrived.
+
+    Raises:
+        TypeError: ``leader`` is not a sprite or a callable, or ``offset`` not a pair.
+        ValueError: A number is out of range.
+    """
+
+    batch_instances = True
+    leader = LeaderParam()
+    offset = ObjectParam(check_point)
+    max_prediction = FloatParam(minimum=0.0)
+    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
+    tolerance = FloatParam(minimum=0.0)
+
+    def __init__(
+        self,
+        leader: Any,
+        offset: tuple[float, float],
+        max_prediction: float = 1.0,
+        slowing_radius: float = 80.0,
+        tolerance: float = 2.0,
+    ) -> None:
+        self.leader = leader
+        self.offset = offset
+        self.max_prediction = max_prediction
+        self.slowing_radius = slowing_radius
+        self.tolerance = tolerance
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        heading, known = leader_headings(ctx)
+        heading[~known] = (1.0, 0.0)
+        slot = ctx.target("leader") + local_to_world(heading, ctx.param("offset"))
+        leader_velocity = ctx.target_velocity("leader")
+        # Predict only for the way to the braking zone: inside it, matching the leader's
+        # velocity holds the slot exactly, and a look-ahead would shift it forwards.
+        slowing_radius = ctx.param("slowing_radius")
+        remaining = np.maximum(lengths(slot - ctx.position) - slowing_radius, 0.0)
+        lookahead = np.minimum(remaining / ctx.max_speed, ctx.param("max_prediction"))
+        aim = slot + leader_velocity * lookahead[:, None]
+        if ctx.debug is not None:
+            ctx.debug.points(aim, TARGET_COLOR)
+        desired = station_velocity(
+            ctx.position,
+            aim,
+            leader_velocity,
+            ctx.max_speed,
+            ctx.max_force / ctx.mass,
+            ctx.response_time,
+            slowing_radius,
+            ctx.param("tolerance"),
+        )
+        return velocity_force(desired, ctx.velocity, ctx.response_time)

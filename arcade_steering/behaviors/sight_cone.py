@@ -1,0 +1,171 @@
+"""EvadeSightCone: keep out of the way in front of a leader.
+
+The leader's view is the circular sector of radius ``length`` and half-angle ``half_angle``
+around its heading. A follower inside it steers out sideways, towards the nearer edge and away
+from where the leader will be; outside it the force is exactly zero, so the component belongs
+first in a :class:`~arcade_steering.PriorityBlend`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._params import FloatParam
+from .._vec import lengths, normalize, perpendicular
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import SIGHT_COLOR
+from .avoid_agents import closest_approach
+from .leader import LeaderParam, leader_headings
+
+#: How much "away from the leader's predicted position" counts next to "out sideways".
+AWAY_WEIGHT = 0.5
+_ARC_SIDES = 12
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+def in_sight(
+    offset: np.ndarray, heading: np.ndarray, length: np.ndarray, half_angle: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which points a leader sees, and how deep inside its view they are.
+
+    Args:
+        offset: Point minus leader ``(n, 2)``, px.
+        heading: The leader's unit heading ``(n, 2)`` (zero: sees nothing).
+        length: Reach of the view ``(n,)``, px.
+        half_angle: Half-angle of the view ``(n,)``, radians in (0, pi].
+
+    Returns:
+        ``inside`` ``(n,)`` bool, and ``depth`` ``(n,)`` in [0, 1]: 0 on the cone's border,
+        1 on its axis at the apex. A point on the leader counts as inside, at depth 1.
+    """
+    distance = lengths(offset)
+    along = np.einsum("ij,ij->i", offset, heading)
+    across = np.abs(np.einsum("ij,ij->i", offset, perpendicular(heading)))
+    angle = np.arctan2(across, along)
+    sees = heading.any(axis=1)
+    inside = sees & (distance <= length) & ((angle <= half_angle) | (distance == 0.0))
+    depth = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
+    depth[distance == 0.0] = 1.0
+    return inside, np.clip(depth, 0.0, 1.0)
+
+
+def escape_directions(
+    gap: np.ndarray, heading: np.ndarray, side_fallback: np.ndarray
+) -> np.ndarray:
+    """Unit directions out of a leader's view: sideways, and away from the leader.
+
+    Args:
+        gap: Follower minus leader ``(n, 2)`` px at their closest approach (now, for a
+            follower keeping pace): its side of the axis is the edge to leave by, and the
+            follower moves away from the leader's position then.
+        heading: The leader's unit heading ``(n, 2)``.
+        side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
+    """
+    left = perpendicular(heading)
+    across = np.einsum("ij,ij->i", gap, left)
+    side = np.where(np.abs(across) > 1e-9, np.sign(across), side_fallback)
+    sideways = left * side[:, None]
+    return normalize(sideways + AWAY_WEIGHT * normalize(gap, sideways), sideways)
+
+
+# -- component -------------------------------------------------------------------------------
+
+
+class EvadeSightCone(SteeringComponent):
+    """Leave the leader's view: the sector ``length`` px deep, ``half_angle`` degrees each side.
+
+    Inside, the follower is pushed out sideways and away from the leader's predicted position
+    (where the two pass each other if both keep their velocities), with half its
+    ``max_force`` on the cone's border up to all of it on the axis at the apex; outside, the
+    force is exactly zero. The side is the one the follower will pass the leader on (the
+    nearer edge for a follower keeping pace): a follower rushing at its leader after a U-turn
+    does not brake first. The push does not brake the follower's own motion, so the leader
+    can pass it.
+
+    Put it first in a :class:`~arcade_steering.PriorityBlend`, before the always-on
+    :class:`~arcade_steering.FollowLeader`. The view follows the leader's heading, kept while
+    it stands still; a leader moved by the game that has not moved yet sees nothing.
+
+    Args:
+        leader: A sprite (attached, or moved by the game) or a zero-argument callable.
+        length: Reach of the view, px (>= 0).
+        half_angle: Half the view's angle, degrees in (0, 180].
+        max_prediction: Longest look-ahead on where the two pass each other, seconds.
+
+    Raises:
+        TypeError: ``leader`` is not a sprite or a callable.
+        ValueError: ``length`` negative or ``half_angle`` outside (0, 180].
+    """
+
+    batch_instances = True
+    leader = LeaderParam()
+    length = FloatParam(minimum=0.0)
+    half_angle = FloatParam(minimum=0.0, exclusive=True, maximum=180.0)
+    max_prediction = FloatParam(minimum=0.0)
+
+    def __init__(
+        self,
+        leader: Any,
+        length: float = 120.0,
+        half_angle: float = 30.0,
+        max_prediction: float = 1.0,
+    ) -> None:
+        self.leader = leader
+        self.length = length
+        self.half_angle = half_angle
+        self.max_prediction = max_prediction
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        leader = ctx.target("leader")
+        heading, _ = leader_headings(ctx)
+        length = ctx.param("length")
+        half_angle = np.radians(ctx.param("half_angle"))
+        offset = ctx.position - leader
+        inside, depth = in_sight(offset, heading, length, half_angle)
+        if ctx.debug is not None:
+            _record_cones(ctx, leader, heading, length, half_angle)
+        force = np.zeros((len(ctx), 2))
+        if not inside.any():
+            return force
+        rows = np.flatnonzero(inside)
+        # Where the follower passes the leader, both keeping their velocities: a follower
+        # rushing at the leader leaves by the side it will pass on, without braking first.
+        _, gap = closest_approach(
+            -offset[rows],
+            ctx.target_velocity("leader")[rows] - ctx.velocity[rows],
+            ctx.param("max_prediction")[rows],
+        )
+        # Followers dead on the axis split left and right, deterministically.
+        fallback = np.where(ctx.slots[rows] % 2 == 0, 1.0, -1.0)
+        direction = escape_directions(-gap, heading[rows], fallback)
+        strength = ctx.max_force[rows] * (0.5 + 0.5 * depth[rows])
+        force[rows] = direction * strength[:, None]
+        return force
+
+
+def _record_cones(
+    ctx: SteeringContext,
+    leader: np.ndarray,
+    heading: np.ndarray,
+    length: np.ndarray,
+    half_angle: np.ndarray,
+) -> None:
+    """Outline each distinct leader's view once, however many followers it has."""
+    first = np.array([rows[0] for _, rows in ctx.groups("leader")], dtype=np.intp)
+    first = first[heading[first].any(axis=1)]
+    if not len(first):
+        return
+    base = np.arctan2(heading[first, 1], heading[first, 0])
+    spread = np.linspace(-1.0, 1.0, _ARC_SIDES + 1)
+    angles = base[:, None] + half_angle[first, None] * spread[None, :]
+    arc = leader[first, None, :] + length[first, None, None] * np.stack(
+        (np.cos(angles), np.sin(angles)), axis=-1
+    )
+    apex = leader[first]
+    ctx.debug.lines(apex, arc[:, 0], SIGHT_COLOR)
+    ctx.debug.lines(apex, arc[:, -1], SIGHT_COLOR)
+    ctx.debug.lines(arc[:, :-1].reshape(-1, 2), arc[:, 1:].reshape(-1, 2), SIGHT_COLOR)
