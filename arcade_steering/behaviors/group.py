@@ -65,7 +65,10 @@ def separation_push(
 
 
 def alignment_velocity(mean_velocity: np.ndarray, max_speed: np.ndarray) -> np.ndarray:
-    """Full speed along the neighbours' mean velocity ``(n, 2)`` px/s; zero where it is zero."""
+    """Full speed along the neighbours' mean (or summed) velocity ``(n, 2)`` px/s.
+
+    Zero where that velocity is zero.
+    """
     return normalize(mean_velocity) * max_speed[:, None]
 
 
@@ -208,10 +211,11 @@ class Alignment(_GroupBehavior):
         pairs = self._neighbors(ctx)
         if not len(pairs):
             return np.zeros((len(ctx), 2))
-        mean = pairs.mean(ctx.world_velocity(pairs.other))
-        desired = alignment_velocity(mean, ctx.max_speed)
+        # The sum points where the mean does, without counting the neighbours.
+        total = pairs.sum(ctx.world_velocity(pairs.other))
+        desired = alignment_velocity(total, ctx.max_speed)
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
-        force[lengths(mean) <= 1e-9] = 0.0
+        force[lengths(total) <= 1e-9] = 0.0
         return force
 
 
