@@ -48,23 +48,28 @@ class PathPack:
     def __init__(self, paths: Sequence[Path]) -> None:
         self.paths = list(paths)
         #: ``(p,)`` each path's identity as a float, to notice an agent given another path.
-        self.keys = np.array([float(id(path)) for path in paths])
-        tables = [path._segment_table() for path in paths]
-        self.length = np.array([path.length for path in paths])
-        self.closed = np.array([path.closed for path in paths])
+        self.keys = np.array([float(id(path)) for path in self.paths])
+        self.length = np.array([path.length for path in self.paths])
+        self.closed = np.array([path.closed for path in self.paths])
         self.any_closed = bool(self.closed.any())
         self.any_open = not bool(self.closed.all())
-        counts = np.array([table.shape[1] for table in tables])
-        self.table = tables[0] if len(tables) == 1 else np.concatenate(tables, axis=1)
-        self.rows = np.ascontiguousarray(self.table.T)  # (r, 7): one gather per query point
-        self.first_row = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        self.last_row = self.first_row + counts - 1
-        # A closed path's second lap only serves windows across its seam.
-        self.lap_row = np.where(self.closed, self.first_row + counts // 2 - 1, self.last_row)
-        extent = np.where(self.closed, 2.0, 1.0) * self.length + 1.0
-        self.base = np.concatenate(([0.0], np.cumsum(extent)[:-1]))
-        self.key = self.table[_AT] + np.repeat(self.base, counts)
-        self._single = len(tables) == 1
+        self._single = len(self.paths) == 1
+        #: ``(p, 2, 2)`` each path's first and last point.
+        self.ends = np.array([path.points[[0, -1]] for path in self.paths])
+        if self._single:
+            self.table = self.paths[0]._segment_table()
+            self.base = np.zeros(1)
+            self.key = self.table[_AT]
+        else:
+            tables = [path._segment_table() for path in self.paths]
+            self.table = np.concatenate(tables, axis=1)
+            extent = np.where(self.closed, 2.0, 1.0) * self.length + 1.0
+            self.base = np.concatenate(([0.0], np.cumsum(extent)[:-1]))
+            counts = [table.shape[1] for table in tables]
+            self.key = self.table[_AT] + np.repeat(self.base, counts)
+        # Contiguous copies for the per-point gathers at the end of each query.
+        self._xy = self.table[_X : _Y + 1].T.copy()
+        self._dxy = self.table[_DX : _DY + 1].T.copy()
 
     def per_row(self, values: np.ndarray, which: np.ndarray) -> np.ndarray:
         """``values`` ``(p,)`` of each row's path: a scalar when there is one path, else
@@ -77,7 +82,8 @@ class PathPack:
         if not self.any_closed:
             return np.clip(distance, 0.0, length)
         looped = self.per_row(self.closed, which) & (length > 0.0)
-        wrapped = np.mod(distance, np.where(looped, length, 1.0))
+        period = np.where(looped, length, 1.0)
+        wrapped = distance - period * np.floor(distance / period)
         if not self.any_open:
             return wrapped
         return np.where(looped, wrapped, np.clip(distance, 0.0, length))
@@ -85,13 +91,19 @@ class PathPack:
     def point_at(self, which: np.ndarray, distance: np.ndarray) -> PackPoint:
         """Points at ``distance`` ``(n,)`` along path ``which[i]`` (wrapped or clamped)."""
         d = self.wrap(which, distance)
+        # d lies in its path's first lap, so the row found is one of that path's.
         row = np.searchsorted(self.key, self.per_row(self.base, which) + d, side="right") - 1
-        row = np.clip(row, self.per_row(self.first_row, which), self.per_row(self.lap_row, which))
-        seg = np.take(self.rows, row, axis=0)
-        t = np.clip(d - seg[:, _AT], 0.0, seg[:, _SPAN])
-        tangent = seg[:, _DX : _DY + 1]
-        point = seg[:, _X : _Y + 1] + tangent * t[:, None]
-        return PackPoint(d, point, tangent, seg[:, _RADIUS], np.zeros(len(d)))
+        return self._at_rows(row, d - self.table[_AT].take(row), d, np.zeros(len(d)))
+
+    def _at_rows(
+        self, row: np.ndarray, along: np.ndarray, distance: np.ndarray, offset: np.ndarray
+    ) -> PackPoint:
+        """Points ``along`` px (clamped into the segment) from the start of segments ``row``."""
+        along = np.clip(along, 0.0, self.table[_SPAN].take(row))
+        tangent = self._dxy.take(row, axis=0)
+        point = self._xy.take(row, axis=0)
+        point += tangent * along[:, None]
+        return PackPoint(distance, point, tangent, self.table[_RADIUS].take(row), offset)
 
     def project(
         self, which: np.ndarray, points: np.ndarray, lo: np.ndarray, hi: np.ndarray
@@ -110,22 +122,22 @@ class PathPack:
         if self.any_open:
             lo = np.where(closed, lo, np.clip(lo, 0.0, length))
             hi = np.where(closed, hi, np.clip(hi, 0.0, length))
+        # Now 0 <= lo <= hi < 2 length (closed) or <= length (open): both rows found are the
+        # path's own, since the next path's key starts more than 2 length further on.
         base = self.per_row(self.base, which)
-        first_row = self.per_row(self.first_row, which)
-        last_row = self.per_row(self.last_row, which)
         first = np.searchsorted(self.key, base + lo, side="right") - 1
         last = np.searchsorted(self.key, base + hi, side="right") - 1
-        np.clip(first, first_row, last_row, out=first)
-        np.clip(last, first_row, last_row, out=last)
         k = int(np.max(last - first, initial=0)) + 1
-        cand = np.minimum(first[:, None] + np.arange(k), last[:, None])
-        x, y, dx, dy, at, span = np.take(self.table[:_RADIUS], cand, axis=1)  # each (n, k)
-        ox = points[:, :1] - x
-        oy = points[:, 1:] - y
+        # Candidates (k, n): the segments from the window's first to its last, repeating the
+        # last where a window spans fewer than k.
+        cand = np.minimum(first + np.arange(k)[:, None], last) if k > 1 else first[None]
+        x, y, dx, dy, at, span = np.take(self.table[:_RADIUS], cand, axis=1)
+        ox = points[:, 0] - x
+        oy = points[:, 1] - y
         tc = ox * dx
         tc += oy * dy
-        np.maximum(tc, lo[:, None] - at, out=tc)
-        np.minimum(tc, hi[:, None] - at, out=tc)
+        np.maximum(tc, lo - at, out=tc)
+        np.minimum(tc, hi - at, out=tc)
         np.minimum(tc, span, out=tc)
         np.maximum(tc, 0.0, out=tc)
         ox -= dx * tc
@@ -133,16 +145,18 @@ class PathPack:
         ox *= ox
         oy *= oy
         ox += oy
-        best = np.argmin(ox, axis=1)
-        pick = (np.arange(len(points)), best)
-        along = tc[pick]
-        seg = np.take(self.rows, cand[pick], axis=0)
-        tangent = seg[:, _DX : _DY + 1]
-        point = seg[:, _X : _Y + 1] + tangent * along[:, None]
-        distance = seg[:, _AT] + along
+        if k == 1:
+            best = 0
+        elif k == 2:  # the common case: a window meets one or two segments
+            best = (ox[1] < ox[0]).astype(np.intp)
+        else:
+            best = np.argmin(ox, axis=0)
+        pick = (best, np.arange(len(points)))
+        row = cand[pick]
+        distance = self.table[_AT].take(row) + tc[pick]
         if self.any_closed:  # the second lap wraps once
             distance = np.where(closed & (distance >= length), distance - length, distance)
-        return PackPoint(distance, point, tangent, seg[:, _RADIUS], np.sqrt(ox[pick]))
+        return self._at_rows(row, tc[pick], distance, np.sqrt(ox[pick]))
 
     def project_all(self, which: np.ndarray, points: np.ndarray) -> PackPoint:
         """Closest points to ``points`` ``(n, 2)`` anywhere on each row's path."""

@@ -287,6 +287,22 @@ def test_debug_draws_each_path_once_and_marks_steering_targets() -> None:
     assert len(np.concatenate(recorded.dots[STEERING_COLOR])) >= 1  # started at rest: steering
 
 
+def test_drawing_changes_nothing() -> None:
+    def build(debug: bool):
+        world = steer.SteeringWorld(seed=0)
+        world._debug_wanted = debug
+        sprites = [StubSprite(0, 0), StubSprite(150, 5), StubSprite(-40, 10)]
+        zigzag = steer.Path(ZIGZAG, radius=15)
+        world.attach(sprites[0], steer.FollowPath(zigzag))
+        world.attach(sprites[1], steer.FollowPath(steer.Path(SQUARE, radius=15, closed=True)))
+        world.attach(sprites[2], steer.FollowPath(zigzag, direction=-1))
+        for _ in range(900):
+            world.update(DT)
+        return np.array([sprite.position for sprite in sprites])
+
+    np.testing.assert_array_equal(build(True), build(False))
+
+
 # -- bad input -------------------------------------------------------------------------------------
 
 PATH = steer.Path(SQUARE)

@@ -62,7 +62,7 @@ class FollowStep(NamedTuple):
         state: The agents' new :class:`FollowState`.
         predicted: Predicted positions, px.
         normal: Normal points: where the predictions project onto the path, px.
-        target: Points seeked, a look-ahead further along the path, px.
+        target: Points seeked, a look-ahead further along the path, px (see ``all_targets``).
         steering: Whether each agent steers towards its target this step.
     """
 
@@ -88,6 +88,7 @@ def follow_path(
     *,
     always: bool,
     at_end: str,
+    all_targets: bool = False,
 ) -> FollowStep:
     """Reynolds' predictive path following for ``n`` agents, agent ``i`` on path ``which[i]``.
 
@@ -113,6 +114,8 @@ def follow_path(
         dt: The step, s.
         always: Seek the target even inside the tube.
         at_end: ``"stop"``, ``"loop"`` or ``"reverse"``: what an open path's end does.
+        all_targets: Compute every agent's target (for drawing); otherwise only the agents
+            that steer get theirs, the others' ``target`` is their normal point.
 
     Returns:
         A :class:`FollowStep`.
@@ -136,8 +139,11 @@ def follow_path(
     if pack.any_closed:
         reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
     forward = sense > 0.0
-    lo = np.where(forward, progress, progress - reach)
-    hi = np.where(forward, progress + reach, progress)
+    if forward.all():
+        lo, hi = progress, progress + reach
+    else:
+        lo = np.where(forward, progress, progress - reach)
+        hi = np.where(forward, progress + reach, progress)
     near = pack.project(which, predicted, lo, hi)
     progress = near.distance
     normal, tangent = near.point, near.tangent
@@ -161,38 +167,57 @@ def follow_path(
         )
         homing[going_home] = np.where(arrived, 0.0, 1.0)
 
-    aim = pack.point_at(which, progress + sense * ahead)
-    target = aim.point
-    target[going_home] = normal[going_home]
-
-    desired = seek_velocity(position, target, max_speed)
-    braking = np.zeros(n, dtype=bool)
-    if at_end == "stop" and pack.any_open:
-        # Arrive at the end, braking for the distance left along the path.
-        s = slice(None) if not pack.any_closed else ~np.broadcast_to(closed, (n,))
-        remaining = lengths(target[s] - position[s]) + np.abs((end - aim.distance)[s])
-        goal = position[s] + normalize(target[s] - position[s]) * remaining[:, None]
-        desired[s] = arrive_velocity(
-            position[s],
-            goal,
-            max_speed[s],
-            max_acceleration[s],
-            response_time[s],
-            params.slowing_radius[s],
-            params.tolerance[s],
-        )
-        braking[s] = lengths(desired[s]) < max_speed[s] * (1.0 - 1e-9)
-
     along = (velocity[:, 0] * tangent[:, 0] + velocity[:, 1] * tangent[:, 1]) * sense
     slow = speed < SLOW_FRACTION * max_speed
-    steering = (near.offset > near.radius) | (along < 0.0) | slow | braking | going_home
+    steering = (near.offset > near.radius) | (along < 0.0) | slow | going_home
     if always:
         steering[:] = True
+    stop = at_end == "stop" and pack.any_open
+    if stop:
+        # Braking for the end may start only where Arrive at the end point itself would ask
+        # for less than full speed: the way along the path is never shorter than straight.
+        open_path = ~np.broadcast_to(closed, (n,))
+        end_point = pack.ends[which, forward.astype(np.intp)]
+        straight = arrive_velocity(
+            position,
+            end_point,
+            max_speed,
+            max_acceleration,
+            response_time,
+            params.slowing_radius,
+            params.tolerance,
+        )
+        near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
+    # Targets (and their seeks) only for the agents that may steer: on course, most do not.
+    chosen = np.flatnonzero(steering | near_end) if stop else np.flatnonzero(steering)
+    if all_targets or len(chosen) == n:
+        chosen = np.arange(n)
+    pick = slice(None) if len(chosen) == n else chosen
+    aim = pack.point_at(which[pick], (progress + sense * ahead)[pick])
+    target = normal.copy()
+    target[pick] = np.where(going_home[pick, None], normal[pick], aim.point)
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
     # not slow, so its speed is no zero.
-    scale = max_speed / np.where(slow, 1.0, speed)
-    desired = np.where(steering[:, None], desired, velocity * scale[:, None])
+    desired = velocity * (max_speed / np.where(slow, 1.0, speed))[:, None]
+    wanted = seek_velocity(position[pick], target[pick], max_speed[pick])
+    if stop:  # arrive at the end, braking for the distance left along the path
+        m = open_path[pick]
+        p, t = position[pick][m], target[pick][m]
+        remaining = lengths(t - p) + np.abs(end[pick][m] - aim.distance[m])
+        wanted[m] = arrive_velocity(
+            p,
+            p + normalize(t - p) * remaining[:, None],
+            max_speed[pick][m],
+            max_acceleration[pick][m],
+            response_time[pick][m],
+            params.slowing_radius[pick][m],
+            params.tolerance[pick][m],
+        )
+        braking = np.zeros(len(wanted), dtype=bool)
+        braking[m] = lengths(wanted[m]) < max_speed[pick][m] * (1.0 - 1e-9)
+        steering[pick] |= braking
+    desired[pick] = np.where(steering[pick, None], wanted, desired[pick])
     force = velocity_force(desired, velocity, response_time)
     return FollowStep(
         force, FollowState(progress, sense, homing), predicted, normal, target, steering

@@ -147,9 +147,12 @@ class FollowPath(SteeringComponent):
             ctx.dt,
             always=self.always,
             at_end=self.at_end,
+            all_targets=ctx.debug is not None,
         )
         new = step.state
-        ctx.set_state("track", np.column_stack((new.progress, key, new.sense, new.homing)))
+        track[:, _PROGRESS], track[:, _PATH] = new.progress, key
+        track[:, _SENSE], track[:, _HOMING] = new.sense, new.homing
+        ctx.set_state("track", track)
         if ctx.debug is not None:
             record_follow(ctx.debug, pack.paths, ctx.position, step)
         return step.force
