@@ -148,7 +148,8 @@ def follow_path(
     progress = near.distance
     normal, tangent = near.point, near.tangent
 
-    end = np.where(forward, length, 0.0)
+    # The end each agent walks to (open paths only: a loop has none).
+    end = np.where(forward, length, 0.0) if pack.any_open else length
     if at_end != "stop" and pack.any_open:
         done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
         if at_end == "reverse":
@@ -195,7 +196,8 @@ def follow_path(
     pick = slice(None) if len(chosen) == n else chosen
     aim = pack.point_at(which[pick], (progress + sense * ahead)[pick])
     target = normal.copy()
-    target[pick] = np.where(going_home[pick, None], normal[pick], aim.point)
+    target[pick] = aim.point
+    target[going_home] = normal[going_home]
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
     # not slow, so its speed is no zero.
