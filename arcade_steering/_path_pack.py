@@ -80,13 +80,13 @@ class PathPack:
         """Distances ``(n,)`` wrapped into closed paths ``[0, length)``, clamped into open ones."""
         length = self.per_row(self.length, which)
         if not self.any_closed:
-            return np.clip(distance, 0.0, length)
+            return np.minimum(np.maximum(distance, 0.0), length)
         looped = self.per_row(self.closed, which) & (length > 0.0)
         period = np.where(looped, length, 1.0)
         wrapped = distance - period * np.floor(distance / period)
         if not self.any_open:
             return wrapped
-        return np.where(looped, wrapped, np.clip(distance, 0.0, length))
+        return np.where(looped, wrapped, np.minimum(np.maximum(distance, 0.0), length))
 
     def point_at(self, which: np.ndarray, distance: np.ndarray) -> PackPoint:
         """Points at ``distance`` ``(n,)`` along path ``which[i]`` (wrapped or clamped)."""
@@ -99,7 +99,7 @@ class PathPack:
         self, row: np.ndarray, along: np.ndarray, distance: np.ndarray, offset: np.ndarray
     ) -> PackPoint:
         """Points ``along`` px (clamped into the segment) from the start of segments ``row``."""
-        along = np.clip(along, 0.0, self.table[_SPAN].take(row))
+        along = np.minimum(np.maximum(along, 0.0), self.table[_SPAN].take(row))
         tangent = self._dxy.take(row, axis=0)
         point = self._xy.take(row, axis=0)
         point += tangent * along[:, None]
@@ -120,14 +120,14 @@ class PathPack:
             shift = np.where(closed & (lo < 0.0), length, 0.0)
             lo, hi = lo + shift, hi + shift
         if self.any_open:
-            lo = np.where(closed, lo, np.clip(lo, 0.0, length))
-            hi = np.where(closed, hi, np.clip(hi, 0.0, length))
+            lo = np.where(closed, lo, np.minimum(np.maximum(lo, 0.0), length))
+            hi = np.where(closed, hi, np.minimum(np.maximum(hi, 0.0), length))
         # Now 0 <= lo <= hi < 2 length (closed) or <= length (open): both rows found are the
         # path's own, since the next path's key starts more than 2 length further on.
         base = self.per_row(self.base, which)
         first = np.searchsorted(self.key, base + lo, side="right") - 1
         last = np.searchsorted(self.key, base + hi, side="right") - 1
-        k = int(np.max(last - first, initial=0)) + 1
+        k = int((last - first).max()) + 1 if len(first) else 1
         # Candidates (k, n): the segments from the window's first to its last, repeating the
         # last where a window spans fewer than k.
         cand = np.minimum(first + np.arange(k)[:, None], last) if k > 1 else first[None]

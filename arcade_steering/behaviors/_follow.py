@@ -177,7 +177,7 @@ def follow_path(
     if stop:
         # Braking for the end may start only where Arrive at the end point itself would ask
         # for less than full speed: the way along the path is never shorter than straight.
-        open_path = ~np.broadcast_to(closed, (n,))
+        open_path = ~pack.closed[which] if pack.any_closed else np.ones(n, dtype=bool)
         end_point = pack.ends[which, forward.astype(np.intp)]
         straight = arrive_velocity(
             position,
@@ -190,7 +190,7 @@ def follow_path(
         )
         near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
     # Targets (and their seeks) only for the agents that may steer: on course, most do not.
-    chosen = np.flatnonzero(steering | near_end) if stop else np.flatnonzero(steering)
+    chosen = ((steering | near_end) if stop else steering).nonzero()[0]
     if all_targets or len(chosen) == n:
         chosen = np.arange(n)
     pick = slice(None) if len(chosen) == n else chosen
