@@ -12,7 +12,9 @@ import numpy as np
 
 __all__ = [
     "NCOL",
+    "contact_normal",
     "core_distance",
+    "first_min",
     "gradient",
     "ray_contact_normal",
     "ray_keys",
@@ -34,7 +36,9 @@ def core_distance(px: np.ndarray, py: np.ndarray, sh: np.ndarray) -> np.ndarray:
     wx = px - sh[AX]
     wy = py - sh[AY]
     tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
-    return np.hypot(wx - tau * sh[UX], wy - tau * sh[UY])
+    ex = wx - tau * sh[UX]
+    ey = wy - tau * sh[UY]
+    return _norm(ex, ey)
 
 
 def gradient(
@@ -56,7 +60,7 @@ def gradient(
     tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
     ex = wx - tau * sh[UX]
     ey = wy - tau * sh[UY]
-    dist = np.hypot(ex, ey)
+    dist = _norm(ex, ey)
     direct = dist > _ON_CORE
     safe = np.where(direct, dist, 1.0)
     gx = np.where(direct, ex / safe, sh[GX])
@@ -154,13 +158,105 @@ def ray_contact_normal(
     at_a = along <= 0.0
     ex = px - np.where(at_a, sh[AX], sh[BX])
     ey = py - np.where(at_a, sh[AY], sh[BY])
-    dist = np.hypot(ex, ey)
-    speed = np.hypot(dx, dy)
+    dist = _norm(ex, ey)
+    speed = _norm(dx, dy)
     radial = dist > _ON_CORE
     ex = np.where(radial, ex, -dx) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
     ey = np.where(radial, ey, -dy) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
     # + 0.0 turns -0.0 into 0.0.
     return np.where(on_face, -uy * side, ex) + 0.0, np.where(on_face, ux * side, ey) + 0.0
+
+
+def contact_normal(
+    px: np.ndarray,
+    py: np.ndarray,
+    sx: np.ndarray,
+    sy: np.ndarray,
+    dx: np.ndarray,
+    dy: np.ndarray,
+    inside: np.ndarray,
+    sh: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Outward unit normals ``(nx [h], ny [h])`` where rays first touch their shapes.
+
+    The same as :func:`gradient` at the start for rays starting inside and
+    :func:`ray_contact_normal` at the contact for the others, in one pass: on a grown surface
+    both are the direction from the closest core point. Only contacts on a core (a
+    zero-thickness wall, a start exactly on a core) need the slower rules.
+
+    Args:
+        px: ``[h]`` contact x (the start, for rays starting inside), px.
+        py: ``[h]`` contact y, px.
+        sx: ``[h]`` ray start x, px.
+        sy: ``[h]`` ray start y, px.
+        dx: ``[h]`` ray vector x, px.
+        dy: ``[h]`` ray vector y, px.
+        inside: ``[h]`` bool, whether each ray starts inside its shape.
+        sh: ``[NCOL, h]`` shape columns.
+    """
+    ux, uy = sh[UX], sh[UY]
+    wx = px - sh[AX]
+    wy = py - sh[AY]
+    tau = wx * ux
+    tau += wy * uy
+    np.maximum(tau, 0.0, out=tau)
+    np.minimum(tau, sh[LEN], out=tau)
+    ex = wx - tau * ux
+    ey = wy - tau * uy
+    dist = _norm(ex, ey)
+    core = dist <= _ON_CORE
+    if not core.any():
+        return ex / dist, ey / dist
+    dist[core] = 1.0
+    ex /= dist
+    ey /= dist
+    at = np.flatnonzero(core)
+    sh = sh[:, at]
+    sx, sy, dx, dy = sx[at], sy[at], dx[at], dy[at]
+    gx, gy = gradient(sx, sy, sh)[:2]
+    cx, cy = ray_contact_normal(px[at], py[at], sx, sy, dx, dy, sh)
+    inside = inside[at]
+    ex[at] = np.where(inside, gx, cx)
+    ey[at] = np.where(inside, gy, cy)
+    return ex, ey
+
+
+def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The smallest finite ``key`` of each query row and the first pair holding it.
+
+    Like :func:`reduce_min`, but returns only the rows with a finite key, in a handful of
+    numpy calls: drop the infinite keys (most pairs, usually), then a stable sort by key and
+    a stable (radix) sort by row.
+
+    Args:
+        rows: ``[p]`` query row of each pair, ascending.
+        key: ``[p]`` value per pair, inf for none.
+
+    Returns:
+        ``(row [r], pair [r], best [r])``: each row with a finite key, the index of its
+        winning pair and that pair's key, rows ascending.
+    """
+    finite = (key < np.inf).nonzero()[0]
+    if len(finite) == 0:
+        return finite, finite, key[finite]
+    ranked = rows[finite]
+    values = key[finite]
+    head = ranked[1:] != ranked[:-1]
+    if head.all():  # one candidate per row: the common case, nothing to sort
+        return ranked, finite, values
+    order = np.argsort(values, kind="stable")
+    order = order[np.argsort(ranked[order], kind="stable")]
+    ranked = ranked[order]
+    head = np.empty(len(ranked), dtype=bool)
+    head[0] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=head[1:])
+    pair = finite[order[head]]
+    return ranked[head], pair, key[pair]
+
+
+def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``sqrt(x² + y²)``: 3x faster than ``np.hypot``, exact enough for pixel coordinates."""
+    return np.sqrt(x * x + y * y)
 
 
 def reduce_min(rows: np.ndarray, key: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

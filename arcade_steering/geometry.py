@@ -24,7 +24,8 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from numbers import Real
 from typing import Literal, NamedTuple
 
@@ -80,6 +81,16 @@ _EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 #: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
 #: 1.5x slower at 8, for 1,000 rows.
 _BRUTE_FORCE_MAX = 5
+#: Queries reaching at most ``_HALO_MAX`` px from a point (short rays, feelers, small search
+#: radii: the per-frame hot path) look up the one cell holding the point in a grid whose
+#: shapes are grown by that reach, rounded up to a multiple of ``_HALO_STEP``: no duplicate
+#: pairs, no box expansion (3-5x faster than the box grid for 1,000-3,000 rays of 5-60 px
+#: among 150 shapes). Up to ``_HALO_GRIDS`` such grids are kept; longer queries use the box
+#: grid.
+_HALO_STEP = 8.0
+_HALO_MIN_CELL = 8.0
+_HALO_GRIDS = 8
+_HALO_MAX = 256.0
 
 
 # --------------------------------------------------------------------------- shape helpers
@@ -359,6 +370,7 @@ class StaticGeometry:
         self._kind = np.zeros(0, dtype=np.int8)
         self._box = np.zeros((4, 0))
         self._grid = CapsuleGrid(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+        self._halos: dict[tuple[float, int, int], CapsuleGrid] = {}
         if space is not None:
             self.sync(space)
 
@@ -475,6 +487,7 @@ class StaticGeometry:
         self._kind[:m] = KIND_WALL
         self.shapes = segments + circles
         self._grid = CapsuleGrid(a, b, radius)
+        self._halos = {}
 
     # ----------------------------------------------------------------------- queries
 
@@ -492,8 +505,9 @@ class StaticGeometry:
         A ray starting inside a grown shape hits it at alpha 0, with the outward gradient at
         the start as normal (the deepest shape wins where several overlap); one starting
         exactly on a surface hits at alpha 0 only if it moves inwards. A zero-length ray
-        (start == end) is a point test. Cost grows with the rays' bounding boxes: long
-        diagonal rays visit many grid cells.
+        (start == end) is a point test. Rays up to about 500 px long (with ``inflate``)
+        cost a few numpy calls per ray batch, whatever their number; longer ones visit every
+        grid cell of their bounding boxes.
 
         Args:
             starts: Ray starts, shape ``[n, 2]``, world px; ``n`` may be 0.
@@ -513,36 +527,101 @@ class StaticGeometry:
         e = _rows(ends, "ends")
         if e.shape != s.shape:
             raise ValueError(f"ends must have the shape of starts {s.shape}, got {e.shape}")
-        n = len(s)
-        grow = _per_row(inflate, n, "inflate")
-        d = e - s
-        pad = grow[:, None] if isinstance(grow, np.ndarray) else grow
-        rows, items = self._candidates(np.minimum(s, e) - pad, np.maximum(s, e) + pad, kinds)
-        ray = np.take(np.concatenate((s, d), axis=1).T, rows, axis=1)
-        key = _k.ray_keys(
-            *ray,
-            np.take(grow, rows) if isinstance(grow, np.ndarray) else grow,
-            np.take(self._cols, items, axis=1),
-        )
-        best, win = _k.reduce_min(rows, key, n)
+        grow = _per_row(inflate, len(s), "inflate")
+        return self.cast(s, e, grow, kinds)
 
-        hit = best < np.inf
-        alpha = np.where(hit, np.maximum(best, 0.0), 1.0)
-        point = s + alpha[:, None] * d
+    def cast(
+        self,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        inflate: float | np.ndarray,
+        kinds: Kinds = "all",
+    ) -> RayHits:
+        """:meth:`raycast` without the argument checks, for the per-frame hot path.
+
+        Args:
+            starts: Finite float array ``[n, 2]``, px.
+            ends: Finite float array ``[n, 2]``, px.
+            inflate: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`raycast`.
+        """
+        first, stop = self._kind_rows(kinds)
+        grow = inflate
+        # 2-D vectors as complex numbers: one numpy call per vector operation, 1-D gathers.
+        sz = _complex(starts)
+        dz = _complex(ends) - sz
+        per_row = isinstance(grow, np.ndarray)
+        # Half the ray's taxicab length bounds half its length: a cheap, safe reach.
+        reach = np.abs(dz.real)
+        reach += np.abs(dz.imag)
+        reach *= 0.5
+        reach += grow
+        mid = sz + 0.5 * dz
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = grow[:, None] if per_row else grow
+            return np.minimum(starts, ends) - pad, np.maximum(starts, ends) + pad
+
+        rows, items = self._pairs(first, stop, mid.real, mid.imag, reach, bounds)
+        return self.cast_pairs(starts, ends, inflate, rows, items)
+
+    def cast_pairs(
+        self,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        inflate: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+    ) -> RayHits:
+        """First contacts of swept circles with given candidate shapes only.
+
+        The narrow phase of :meth:`raycast`: a caller that already has candidates (from
+        :meth:`pairs`, for several rays or several steps at once) tests just those. No
+        argument checks.
+
+        Args:
+            starts: Finite float array ``[n, 2]``, px.
+            ends: Finite float array ``[n, 2]``, px.
+            inflate: Float >= 0 or finite float array ``[n]``, px.
+            rows: ``[p]`` ray of each candidate pair, ascending.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+
+        Returns:
+            A :class:`RayHits` of ``n`` rows, as :meth:`raycast` would give if the pairs
+            held every shape each swept circle touches.
+        """
+        n = len(starts)
+        hit = np.zeros(n, dtype=bool)
+        alpha = np.ones(n)
+        point = np.array(ends, dtype=float)
         normal = np.zeros((n, 2))
         shape = np.full(n, -1, dtype=np.intp)
         kind = np.zeros(n, dtype=np.int8)
-        if hit.any():
-            at = np.flatnonzero(hit)
-            j = items[win[at]]
-            shape[at], kind[at] = j, self._kind[j]
-            sh = np.take(self._cols, j, axis=1)
-            sx, sy, dx, dy = s[at, 0], s[at, 1], d[at, 0], d[at, 1]
-            inside = best[at] < 0.0
-            gx, gy, _, _ = _k.gradient(sx, sy, sh)
-            cx, cy = _k.ray_contact_normal(point[at, 0], point[at, 1], sx, sy, dx, dy, sh)
-            normal[at, 0] = np.where(inside, gx, cx)
-            normal[at, 1] = np.where(inside, gy, cy)
+        if len(rows) == 0:  # nothing near any ray: the common case, kept cheap
+            return RayHits(hit, alpha, point, normal, shape, kind)
+        sz = _complex(starts)
+        dz = _complex(ends) - sz
+        sr, dr = sz[rows], dz[rows]
+        sh = self._cols.take(shapes, axis=1)
+        grown = inflate[rows] if isinstance(inflate, np.ndarray) else inflate
+        key = _k.ray_keys(sr.real, sr.imag, dr.real, dr.imag, grown, sh)
+        at, pair, best = _k.first_min(rows, key)
+        if len(at) == 0:
+            return RayHits(hit, alpha, point, normal, shape, kind)
+        j = shapes[pair]
+        hit[at] = True
+        shape[at] = j
+        kind[at] = self._kind[j]
+        reached = np.maximum(best, 0.0)
+        alpha[at] = reached
+        sr, dr = sr[pair], dr[pair]
+        contact = sr + reached * dr
+        point.view(np.complex128)[at, 0] = contact
+        nx, ny = _k.contact_normal(
+            contact.real, contact.imag, sr.real, sr.imag, dr.real, dr.imag, best < 0.0, sh[:, pair]
+        )
+        normal[at, 0] = nx
+        normal[at, 1] = ny
         return RayHits(hit, alpha, point, normal, shape, kind)
 
     def nearest(
@@ -572,58 +651,197 @@ class StaticGeometry:
                 ``kinds``.
         """
         p = _rows(points, "points")
-        n = len(p)
-        reach = _per_row(max_distance, n, "max_distance")
-        pad = reach[:, None] if isinstance(reach, np.ndarray) else reach
-        rows, items = self._candidates(p - pad, p + pad, kinds)
-        sh = np.take(self._cols, items, axis=1)
-        signed = _k.core_distance(*np.take(p.T, rows, axis=1), sh) - sh[_k.RAD]
-        limit = np.take(reach, rows) if isinstance(reach, np.ndarray) else reach
-        best, win = _k.reduce_min(rows, np.where(signed <= limit, signed, np.inf), n)
+        reach = _per_row(max_distance, len(p), "max_distance")
+        return self.near(p, reach, kinds)
 
-        found = best < np.inf
-        distance = np.where(found, best, reach)
-        point = p.copy()
+    def near(
+        self,
+        points: np.ndarray,
+        max_distance: float | np.ndarray,
+        kinds: Kinds = "all",
+    ) -> NearestHits:
+        """:meth:`nearest` without the argument checks, for the per-frame hot path.
+
+        Args:
+            points: Finite float array ``[n, 2]``, px.
+            max_distance: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`nearest`.
+        """
+        p, reach = points, max_distance
+        first, stop = self._kind_rows(kinds)
+        per_row = isinstance(reach, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = reach[:, None] if per_row else reach
+            return p - pad, p + pad
+
+        rows, items = self._pairs(first, stop, p[:, 0], p[:, 1], reach, bounds)
+        return self.near_pairs(p, reach, rows, items)
+
+    def near_pairs(
+        self,
+        points: np.ndarray,
+        max_distance: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+    ) -> NearestHits:
+        """Nearest surfaces among given candidate shapes only.
+
+        The narrow phase of :meth:`nearest`, for a caller that already has candidates (from
+        :meth:`pairs`, perhaps for several queries at once). No argument checks.
+
+        Args:
+            points: Finite float array ``[n, 2]``, px.
+            max_distance: Float >= 0 or finite float array ``[n]``, px.
+            rows: ``[p]`` query point of each candidate pair, ascending.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+        """
+        p, reach = points, max_distance
+        n = len(p)
+        per_row = isinstance(reach, np.ndarray)
+        found = np.zeros(n, dtype=bool)
+        distance = reach.copy() if per_row else np.full(n, float(reach))
+        point = np.array(p, dtype=float)
         normal = np.zeros((n, 2))
         shape = np.full(n, -1, dtype=np.intp)
         kind = np.zeros(n, dtype=np.int8)
-        if found.any():
-            at = np.flatnonzero(found)
-            j = items[win[at]]
-            shape[at], kind[at] = j, self._kind[j]
-            sh = np.take(self._cols, j, axis=1)
-            gx, gy, cx, cy = _k.gradient(p[at, 0], p[at, 1], sh)
-            normal[at, 0], normal[at, 1] = gx, gy
-            point[at, 0] = cx + sh[_k.RAD] * gx
-            point[at, 1] = cy + sh[_k.RAD] * gy
+        if len(rows) == 0:
+            return NearestHits(found, distance, point, normal, shape, kind)
+        sh = self._cols.take(shapes, axis=1)
+        q = _complex(point)[rows]
+        signed = _k.core_distance(q.real, q.imag, sh)
+        signed -= sh[_k.RAD]
+        limit = reach[rows] if per_row else reach
+        at, pair, best = _k.first_min(rows, np.where(signed <= limit, signed, np.inf))
+        if len(at) == 0:
+            return NearestHits(found, distance, point, normal, shape, kind)
+        j = shapes[pair]
+        found[at] = True
+        distance[at] = best
+        shape[at] = j
+        kind[at] = self._kind[j]
+        sh = sh[:, pair]
+        q = q[pair]
+        gx, gy, cx, cy = _k.gradient(q.real, q.imag, sh)
+        normal[at, 0], normal[at, 1] = gx, gy
+        point[at, 0] = cx + sh[_k.RAD] * gx
+        point[at, 1] = cy + sh[_k.RAD] * gy
         return NearestHits(found, distance, point, normal, shape, kind)
 
-    def _candidates(
-        self, lo: np.ndarray, hi: np.ndarray, kinds: str
+    def candidates(
+        self, points: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(query row, shape row)`` pairs to test, rows ascending, for boxes ``[n, 2]``."""
+        """Shapes that may lie within ``reach`` of each point: a broad phase for callers
+        running their own exact tests (a detection box, a cone) over the pairs.
+
+        Every shape whose surface is within ``reach`` of a point is listed for it, once;
+        some farther ones may be listed too.
+
+        Args:
+            points: Query points, shape ``[n, 2]``, world px.
+            reach: Search radius in px, finite and >= 0: a scalar or shape ``[n]``.
+            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
+
+        Returns:
+            ``(rows, shapes)``: two ``[p]`` int arrays, a query row and an index into
+            :attr:`shapes` per pair, ``rows`` ascending.
+        """
+        p = _rows(points, "points")
+        radius = _per_row(reach, len(p), "reach")
+        per_row = isinstance(radius, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = radius[:, None] if per_row else radius
+            return p - pad, p + pad
+
+        return self._pairs(*self._kind_rows(kinds), p[:, 0], p[:, 1], radius, bounds)
+
+    def pairs(
+        self, x: np.ndarray, y: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`candidates` without the argument checks, for the per-frame hot path.
+
+        Args:
+            x: Query points' x, finite ``[n]`` px.
+            y: Query points' y, finite ``[n]`` px.
+            reach: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`candidates`.
+        """
+        per_row = isinstance(reach, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            p = np.column_stack((x, y))
+            pad = reach[:, None] if per_row else reach
+            return p - pad, p + pad
+
+        return self._pairs(*self._kind_rows(kinds), x, y, reach, bounds)
+
+    def capsules(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """First ends (a circle's centre) and radii of shape rows, as 1-D columns.
+
+        Args:
+            shapes: ``[k]`` indices into :attr:`shapes`.
+
+        Returns:
+            ``(x [k], y [k], radius [k])`` in px.
+        """
+        cols = self._cols
+        return cols[_k.AX].take(shapes), cols[_k.AY].take(shapes), cols[_k.RAD].take(shapes)
+
+    def _kind_rows(self, kinds: object) -> tuple[int, int]:
+        """Rows ``(first, stop)`` of :attr:`shapes` holding ``kinds`` (segments come first)."""
         if kinds == "all":
-            first, stop = 0, len(self.shapes)
-        elif kinds == "walls":
-            first, stop = 0, self._n_segments
-        elif kinds == "obstacles":
-            first, stop = self._n_segments, len(self.shapes)
-        else:
-            raise ValueError(f"kinds must be one of {_KINDS}, got {kinds!r}")
-        n, count = len(lo), stop - first
-        if count == 0 or n == 0:
+            return 0, len(self.shapes)
+        if kinds == "walls":
+            return 0, self._n_segments
+        if kinds == "obstacles":
+            return self._n_segments, len(self.shapes)
+        raise ValueError(f"kinds must be one of {_KINDS}, got {kinds!r}")
+
+    def _pairs(
+        self,
+        first: int,
+        stop: int,
+        x: np.ndarray,
+        y: np.ndarray,
+        reach: float | np.ndarray,
+        bounds: Callable[[], tuple[np.ndarray, np.ndarray]],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(query row, shape row)`` pairs to test, rows ascending.
+
+        Args:
+            first: First shape row of the kinds asked for.
+            stop: One past the last.
+            x: A point per query row, x ``[n]`` px: everything the row asks about lies
+                within ``reach`` of it (the middle of a ray, a query point).
+            y: The points' y ``[n]`` px.
+            reach: Scalar or ``[n]`` px.
+            bounds: Returns the rows' bounding boxes ``(lo [n, 2], hi [n, 2])``; called
+                only for queries too long for the one-cell lookup.
+        """
+        n, count = len(x), stop - first
+        if count <= 0 or n == 0:
             return _EMPTY_PAIRS
-        if count <= _BRUTE_FORCE_MAX:
-            rows = np.repeat(np.arange(n), count)
-            items = np.tile(np.arange(first, stop), n)
-        else:
+        if count > _BRUTE_FORCE_MAX:
+            longest = float(reach.max()) if isinstance(reach, np.ndarray) else reach
+            if longest <= _HALO_MAX:
+                # Exact enough already: a bounding-box pass here costs more than it saves.
+                grid = self._halo(longest, first, stop)
+                rows, items = grid.point_pairs(x, y)
+                return rows, items + first if first else items
+            lo, hi = bounds()
             rows, items = self._grid.pairs(lo, hi)
             if count < len(self.shapes):
                 keep = np.flatnonzero((items >= first) & (items < stop))
                 rows, items = rows[keep], items[keep]
+        else:
+            lo, hi = bounds()
+            rows = np.repeat(np.arange(n), count)
+            items = np.tile(np.arange(first, stop), n)
         # Grid cells are coarse; dropping pairs whose bounding boxes miss each other here
-        # halves the pairs the (much dearer) exact kernels see.
-        query = np.take(np.concatenate((lo, hi), axis=1).T, rows, axis=1)
+        # halves the pairs the (much dearer) exact kernels see. Gathering from C-ordered
+        # [4, n] columns is 5-10x faster than from a transposed view.
+        query = np.take(np.concatenate((lo.T, hi.T)), rows, axis=1)
         box = np.take(self._box, items, axis=1)
         overlap = query[0] <= box[2]
         overlap &= query[1] <= box[3]
@@ -631,6 +849,26 @@ class StaticGeometry:
         overlap &= query[3] >= box[1]
         keep = np.flatnonzero(overlap)
         return rows[keep], items[keep]
+
+    def _halo(self, reach: float, first: int, stop: int) -> CapsuleGrid:
+        """The grid of shapes ``first:stop`` grown by a margin >= ``reach``, cells as wide."""
+        margin = _HALO_STEP * max(1, math.ceil(reach / _HALO_STEP))
+        key = (margin, first, stop)
+        grid = self._halos.get(key)
+        if grid is None:
+            if len(self._halos) >= _HALO_GRIDS:
+                del self._halos[next(iter(self._halos))]  # the oldest
+            cols = self._cols[:, first:stop]
+            a, b = cols[_k.AX : _k.AY + 1].T, cols[_k.BX : _k.BY + 1].T
+            cell = max(margin * 0.34, _HALO_MIN_CELL)
+            grid = CapsuleGrid(a, b, cols[_k.RAD] + margin, cell_size=cell, border=1)
+            self._halos[key] = grid
+        return grid
+
+
+def _complex(points: np.ndarray) -> np.ndarray:
+    """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
+    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
 
 
 def _static_shapes(shapes: tuple[pymunk.Shape, ...]) -> tuple[pymunk.Shape, ...]:

@@ -724,3 +724,65 @@ def test_geometry_modules_do_not_import_arcade() -> None:
     for module in (geometry, _geometry_kernels, _grid):
         source = inspect.getsource(module)
         assert "import arcade\n" not in source and "from arcade import" not in source
+
+
+# --------------------------------------------------------------------------- hot-path API
+
+
+def test_one_cell_lookup_and_box_grid_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Short queries look up one cell of a grid of grown shapes; long ones visit every cell
+    of their box. Both must find the same first contacts and nearest surfaces."""
+    space, rng = random_world(61, n_walls=80, n_circles=40, size=900.0)
+    geo = StaticGeometry(space)
+    starts, ends = random_rays(rng, 800, 900.0, max_length=40.0)
+    inflate = rng.uniform(0, 10, 800)
+    short_rays = geo.raycast(starts, ends, inflate)
+    short_near = geo.nearest(starts, 12.0)
+    monkeypatch.setattr(geometry, "_HALO_MAX", -1.0)
+    box_rays = geo.raycast(starts, ends, inflate)
+    box_near = geo.nearest(starts, 12.0)
+    for field in RAY_FIELDS:
+        np.testing.assert_array_equal(getattr(short_rays, field), getattr(box_rays, field))
+    for field in NEAREST_FIELDS:
+        np.testing.assert_array_equal(getattr(short_near, field), getattr(box_near, field))
+    assert short_rays.hit.sum() > 50
+
+
+def test_candidates_list_every_shape_within_reach() -> None:
+    space, rng = random_world(62, n_walls=60, n_circles=30, size=800.0)
+    geo = StaticGeometry(space)
+    points = rng.uniform(-20, 820, (500, 2))
+    reach = rng.uniform(0, 40, 500)
+    for kinds in ("all", "walls", "obstacles"):
+        rows, shapes = geo.candidates(points, reach, kinds)
+        assert (np.diff(rows) >= 0).all()
+        listed = set(zip(rows.tolist(), shapes.tolist(), strict=True))
+        first, stop = geo._kind_rows(kinds)
+        for i, p in enumerate(points):
+            for j in range(first, stop):
+                if geo.shapes[j].point_query(tuple(p)).distance <= reach[i]:
+                    assert (i, j) in listed, (kinds, i, j)
+
+
+def test_pair_queries_match_the_full_queries() -> None:
+    """cast_pairs / near_pairs over pairs() candidates give what raycast / nearest give."""
+    space, rng = random_world(63)
+    geo = StaticGeometry(space)
+    starts, ends = random_rays(rng, 400, 600.0, max_length=30.0)
+    mid = (starts + ends) / 2
+    reach = np.hypot(*(ends - starts).T) / 2 + 5.0
+    rows, shapes = geo.pairs(mid[:, 0], mid[:, 1], reach)
+    by_pairs = geo.cast_pairs(starts, ends, 5.0, rows, shapes)
+    full = geo.raycast(starts, ends, 5.0)
+    for field in RAY_FIELDS:
+        np.testing.assert_array_equal(getattr(by_pairs, field), getattr(full, field))
+    rows, shapes = geo.pairs(starts[:, 0], starts[:, 1], 20.0)
+    near = geo.near_pairs(starts, 20.0, rows, shapes)
+    full = geo.nearest(starts, 20.0)
+    for field in NEAREST_FIELDS:
+        np.testing.assert_array_equal(getattr(near, field), getattr(full, field))
+    x, y, radius = geo.capsules(np.arange(len(geo)))
+    np.testing.assert_array_equal(
+        np.column_stack((x, y))[geo.kind == KIND_OBSTACLE], geo.circle_center
+    )
+    np.testing.assert_array_equal(radius[geo.kind == KIND_WALL], geo.segment_radius)
