@@ -67,6 +67,8 @@ class PathPack:
             self.base = np.concatenate(([0.0], np.cumsum(extent)[:-1]))
             counts = [table.shape[1] for table in tables]
             self.key = self.table[_AT] + np.repeat(self.base, counts)
+        # Closed paths wrap every ``length`` px (1 px for a degenerate loop: any will do).
+        self._period = np.where(self.closed & (self.length > 0.0), self.length, 1.0)
         # Contiguous copies for the per-point gathers at the end of each query.
         self._xy = self.table[_X : _Y + 1].T.copy()
         self._dxy = self.table[_DX : _DY + 1].T.copy()
@@ -110,19 +112,22 @@ class PathPack:
     ) -> PackPoint:
         """Closest points to ``points`` ``(n, 2)`` within ``[lo, hi]`` ``(n,)`` along each path.
 
-        On a closed path the window may cross the seam, ``-length <= lo < length``, and must
-        be no longer than the loop; on an open path it is clamped to ``[0, length]``. Equally
-        near points resolve to the earliest along the window.
+        On a closed path the window may lie anywhere (it wraps) but must be no longer than the
+        loop; on an open path it is clamped to ``[0, length]``. Equally near points resolve to
+        the earliest along the window.
         """
         length = self.per_row(self.length, which)
         closed = self.per_row(self.closed, which)
-        if self.any_closed:  # a window starting before the seam: search the second lap
-            shift = np.where(closed & (lo < 0.0), length, 0.0)
-            lo, hi = lo + shift, hi + shift
+        if self.any_closed:  # start each window in the first lap (before the seam: the last)
+            period = self.per_row(self._period, which)
+            lap = period * np.floor(lo / period)
+            if self.any_open:
+                lap = np.where(closed, lap, 0.0)
+            lo, hi = lo - lap, hi - lap
         if self.any_open:
             lo = np.where(closed, lo, np.minimum(np.maximum(lo, 0.0), length))
             hi = np.where(closed, hi, np.minimum(np.maximum(hi, 0.0), length))
-        # Now 0 <= lo <= hi < 2 length (closed) or <= length (open): both rows found are the
+        # Now 0 <= lo <= hi <= 2 length (closed) or <= length (open): both rows found are the
         # path's own, since the next path's key starts more than 2 length further on.
         base = self.per_row(self.base, which)
         first = np.searchsorted(self.key, base + lo, side="right") - 1

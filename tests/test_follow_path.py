@@ -160,6 +160,22 @@ def test_a_path_moving_every_frame_is_still_followed() -> None:
     assert np.mean(offset <= 15 + 8) > 0.9
 
 
+def test_a_loop_reshaped_smaller_is_followed_on() -> None:
+    big = steer.Path(SQUARE, radius=15, closed=True)
+    other = steer.Path(EIGHT, radius=12, closed=True)
+    world = steer.SteeringWorld(seed=0)
+    sprite, bystander = StubSprite(150, 0), StubSprite(100, 100)
+    world.attach(sprite, steer.FollowPath(big), max_speed=120, max_force=500)
+    world.attach(bystander, steer.FollowPath(other), max_speed=120, max_force=500)
+    run(world, sprite, 7.0)  # most of a lap: progress near the end of the big loop
+    small = np.array([(100, 100), (200, 100), (200, 200), (100, 200)], dtype=float)
+    big.points = small  # now a loop a third as long as the progress made
+    track = run(world, sprite, 25.0)
+    midpoints = (small + np.roll(small, -1, axis=0)) / 2
+    assert laps(visits(track, midpoints, 15), 4) >= 3  # in order from the first side on
+    assert np.isfinite(bystander.position).all()
+
+
 def test_astar_path_is_followed_to_the_goal_without_entering_barriers() -> None:
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     arcade = pytest.importorskip("arcade")
@@ -376,7 +392,7 @@ def test_path_pack_queries_match_each_path(closed: bool) -> None:
         np.testing.assert_allclose(got.point[rows], path.point_at(distance[rows]), atol=1e-9)
         np.testing.assert_allclose(got.radius[rows], path.radius_at(distance[rows]))
     # Windows ahead of a distance on the path: the nearest point in the window, as sampled.
-    start = rng.uniform(0, length)
+    start = rng.uniform(-1.5 * length, 2.5 * length)  # closed paths wrap any window
     reach = rng.uniform(0, 0.45 * length)
     points = rng.uniform(-250, 350, (300, 2))
     back = rng.random(300) < 0.5
