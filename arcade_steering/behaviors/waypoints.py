@@ -41,14 +41,18 @@ def check_waypoints(name: str, value: Any) -> np.ndarray | Path:
 
 
 def next_waypoint(
-    index: np.ndarray, sense: np.ndarray, count: int, reached: np.ndarray, mode: str
+    index: np.ndarray,
+    sense: np.ndarray,
+    count: float | np.ndarray,
+    reached: np.ndarray,
+    mode: str,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Advance the agents that ``reached`` their waypoint.
 
     Args:
         index: ``(n,)`` current waypoint indices (as floats), in ``[0, count)``.
         sense: ``(n,)`` +1 or -1, the way along the list (``"pingpong"`` turns it round).
-        count: Number of waypoints, ``>= 2``.
+        count: Number of waypoints, ``>= 2``: a scalar or ``(n,)``.
         reached: ``(n,)`` bool, whether each agent is within its arrival radius.
         mode: ``"loop"``, ``"pingpong"`` or ``"once"``.
 
@@ -68,9 +72,10 @@ class FollowWaypoints(SteeringComponent):
     """Seek waypoints one after another: the next one once within ``arrive_radius``.
 
     Each agent keeps its own current waypoint (it starts at the first), so many agents may
-    share one FollowWaypoints. Modes: ``"loop"`` goes back to the first after the last,
-    ``"pingpong"`` walks the list back and forth, ``"once"`` arrives at the last waypoint and
-    stops there. An arrival radius shorter than the agent's turning circle (about
+    share one FollowWaypoints; agents with their own instances and lists share a batch too
+    (but not agents with different modes). Modes: ``"loop"`` goes back to the first after
+    the last, ``"pingpong"`` walks the list back and forth, ``"once"`` arrives at the last
+    waypoint and stops there. An arrival radius shorter than the agent's turning circle (about
     ``max_speed² / (max_force / mass)``) makes it circle round a waypoint before it counts.
 
     Args:
@@ -111,35 +116,40 @@ class FollowWaypoints(SteeringComponent):
         self.tolerance = tolerance
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        # Every distinct list's points in one array; each agent indexes its own run of it.
+        groups = ctx.groups("points")
+        lists = [value.points if isinstance(value, Path) else value for value, _ in groups]
+        counts = np.array([len(points) for points in lists], dtype=float)
+        starts = np.concatenate(([0], np.cumsum(counts[:-1]))).astype(np.intp)
+        points = lists[0] if len(lists) == 1 else np.concatenate(lists)
+        which = np.zeros(len(ctx), dtype=np.intp)
+        for index, (_, rows) in enumerate(groups[1:], start=1):
+            which[rows] = index
+        count, first = counts[which], starts[which]
+
         state = ctx.state("waypoint", shape=(2,))
         state[np.isnan(state[:, 0])] = (0.0, 1.0)
-        force = np.zeros((len(ctx), 2))
-        arrive_radius = ctx.param("arrive_radius")
-        for value, rows in ctx.groups("points"):
-            points = value.points if isinstance(value, Path) else value
-            count = len(points)
-            index = np.minimum(state[rows, 0], count - 1.0)
-            position = ctx.position[rows]
-            reached = lengths(points[index.astype(np.intp)] - position) <= arrive_radius[rows]
-            index, sense = next_waypoint(index, state[rows, 1], count, reached, self.mode)
-            state[rows, 0], state[rows, 1] = index, sense
-            goal = points[index.astype(np.intp)]
-            desired = seek_velocity(position, goal, ctx.max_speed[rows])
-            if self.mode == "once":
-                last = index == count - 1.0
-                desired[last] = arrive_velocity(
-                    position[last],
-                    goal[last],
-                    ctx.max_speed[rows][last],
-                    (ctx.max_force / ctx.mass)[rows][last],
-                    ctx.response_time[rows][last],
-                    ctx.param("slowing_radius")[rows][last],
-                    ctx.param("tolerance")[rows][last],
-                )
-            force[rows] = velocity_force(desired, ctx.velocity[rows], ctx.response_time[rows])
-            if ctx.debug is not None:
-                if ctx.debug.once(("waypoints", id(value))):
-                    ctx.debug.circles(points, 4.0, PATH_COLOR)
-                ctx.debug.lines(position, goal, TARGET_COLOR)
-        ctx.set_state("waypoint", state)
-        return force
+        index = np.minimum(state[:, 0], count - 1.0)  # a Path may have lost points
+        reached = lengths(points[first + index.astype(np.intp)] - ctx.position)
+        reached = reached <= ctx.param("arrive_radius")
+        index, sense = next_waypoint(index, state[:, 1], count, reached, self.mode)
+        ctx.set_state("waypoint", np.column_stack((index, sense)))
+        goal = points[first + index.astype(np.intp)]
+        desired = seek_velocity(ctx.position, goal, ctx.max_speed)
+        if self.mode == "once":
+            last = index == count - 1.0
+            desired[last] = arrive_velocity(
+                ctx.position[last],
+                goal[last],
+                ctx.max_speed[last],
+                (ctx.max_force / ctx.mass)[last],
+                ctx.response_time[last],
+                ctx.param("slowing_radius")[last],
+                ctx.param("tolerance")[last],
+            )
+        if ctx.debug is not None:
+            for value, own in zip(groups, lists, strict=True):
+                if ctx.debug.once(("waypoints", id(value[0]))):
+                    ctx.debug.circles(own, 4.0, PATH_COLOR)
+            ctx.debug.lines(ctx.position, goal, TARGET_COLOR)
+        return velocity_force(desired, ctx.velocity, ctx.response_time)
