@@ -200,7 +200,7 @@ def follow_path(
     target[going_home] = normal[going_home]
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
-    # not slow, so its speed is no zero.
+    # not slow, so its speed is not zero.
     desired = velocity * (max_speed / np.where(slow, 1.0, speed))[:, None]
     wanted = seek_velocity(position[pick], target[pick], max_speed[pick])
     if stop:  # arrive at the end, braking for the distance left along the path
