@@ -65,7 +65,7 @@ class FlowField:
     def __init__(
         self,
         directions: Any,
-        origin: tuple[float, float] = (0.0, 0.0),
+        origin: tuple[float, float] | np.ndarray = (0.0, 0.0),
         cell_size: float = 32.0,
         goal: tuple[float, float] | None = None,
         distance: Any = None,

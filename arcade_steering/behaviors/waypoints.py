@@ -123,8 +123,8 @@ class FollowWaypoints(SteeringComponent):
         starts = np.concatenate(([0], np.cumsum(counts[:-1]))).astype(np.intp)
         points = lists[0] if len(lists) == 1 else np.concatenate(lists)
         which = np.zeros(len(ctx), dtype=np.intp)
-        for index, (_, rows) in enumerate(groups[1:], start=1):
-            which[rows] = index
+        for group, (_, rows) in enumerate(groups[1:], start=1):
+            which[rows] = group
         count, first = counts[which], starts[which]
 
         state = ctx.state("waypoint", shape=(2,))
@@ -150,6 +150,6 @@ class FollowWaypoints(SteeringComponent):
         if ctx.debug is not None:
             for value, own in zip(groups, lists, strict=True):
                 if ctx.debug.once(("waypoints", id(value[0]))):
-                    ctx.debug.circles(own, 4.0, PATH_COLOR)
+                    ctx.debug.circles(own, np.full(len(own), 4.0), PATH_COLOR)
             ctx.debug.lines(ctx.position, goal, TARGET_COLOR)
         return velocity_force(desired, ctx.velocity, ctx.response_time)
