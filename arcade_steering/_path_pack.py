@@ -10,6 +10,7 @@ number of distinct paths.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -54,8 +55,6 @@ class PathPack:
         self.any_closed = bool(self.closed.any())
         self.any_open = not bool(self.closed.all())
         self._single = len(self.paths) == 1
-        #: ``(p, 2, 2)`` each path's first and last point.
-        self.ends = np.array([path.points[[0, -1]] for path in self.paths])
         if self._single:
             self.table = self.paths[0]._segment_table()
             self.base = np.zeros(1)
@@ -72,6 +71,11 @@ class PathPack:
         # Contiguous copies for the per-point gathers at the end of each query.
         self._xy = self.table[_X : _Y + 1].T.copy()
         self._dxy = self.table[_DX : _DY + 1].T.copy()
+
+    @cached_property
+    def ends(self) -> np.ndarray:
+        """``(p, 2, 2)`` each path's first and last point, px."""
+        return np.array([path.points[[0, -1]] for path in self.paths])
 
     def per_row(self, values: np.ndarray, which: np.ndarray) -> np.ndarray:
         """``values`` ``(p,)`` of each row's path: a scalar when there is one path, else
