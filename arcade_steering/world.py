@@ -22,6 +22,7 @@ from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .neighbors import NeighborIndex
+from .solid import keep_out
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
@@ -300,7 +301,15 @@ class SteeringWorld:
         self._force[rows] = force
         velocity = self._velocity[rows] + force / self._mass[rows, None] * dt
         velocity = truncate(velocity, self._max_speed[rows])
+        start = self._position[rows]
         self._position[rows] += velocity * dt
+        solid = self._solid[rows]
+        if len(self._geometry) and solid.any():
+            held = rows[solid]
+            ends, radius = self._position[held], self._radius[held]
+            self._position[held], velocity[solid] = keep_out(
+                self._geometry, start[solid], ends, velocity[solid], radius
+            )
         self._velocity[rows] = velocity
         speed = lengths(velocity)
         turning = speed > HEADING_MIN_SPEED
