@@ -12,6 +12,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 
 from . import formations, testing
 from .agent import SteeringAgent
+from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
@@ -32,6 +33,8 @@ __all__ = [
     "Alignment",
     "Arrive",
     "AvoidAgents",
+    "AvoidObstacles",
+    "AvoidWalls",
     "Cohesion",
     "Evade",
     "EvadeSightCone",

@@ -15,6 +15,12 @@ Color = tuple[int, int, int, int]
 VELOCITY_COLOR: Color = (80, 220, 120, 255)
 FORCE_COLOR: Color = (255, 150, 60, 255)
 TARGET_COLOR: Color = (90, 170, 255, 255)
+#: Walls and obstacles: feelers (hit ones in HIT_COLOR, with contacts and normals), detection
+#: boxes, the obstacle chosen as the threat.
+FEELER_COLOR: Color = (160, 160, 160, 200)
+HIT_COLOR: Color = (255, 50, 50, 255)
+BOX_COLOR: Color = (120, 200, 255, 160)
+THREAT_COLOR: Color = (255, 120, 0, 255)
 #: Group behaviours: separation pushes, neighbour radii, leaders' sight cones.
 SEPARATION_COLOR: Color = (240, 90, 200, 255)
 NEIGHBOR_COLOR: Color = (150, 150, 150, 120)

@@ -1,0 +1,225 @@
+"""Pure kernels of AvoidWalls and AvoidObstacles, over arrays of complex numbers.
+
+A 2-D vector ``(x, y)`` is the complex number ``x + iy``: adding, scaling and rotating
+(multiplying by ``exp(i angle)``) take one numpy call each, a dot product
+``(a * b.conj()).real`` two. At the sizes steering works with, the count of numpy calls sets
+the cost, so the kernels of the per-frame hot path use this form. Lengths are px, speeds
+px/s, forces px/s² times mass. No arcade, no pymunk.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "as_complex",
+    "as_points",
+    "feeler_depths",
+    "feelers",
+    "look_ahead",
+    "obstacle_keys",
+    "pass_velocity",
+    "wall_push",
+]
+
+
+def as_complex(points: np.ndarray) -> np.ndarray:
+    """``(n, 2)`` float points as ``(n,)`` complex ``x + iy``: a view when ``points`` is
+    C-contiguous float64 (writing to it writes to ``points``), else a copy."""
+    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
+
+
+def as_points(values: np.ndarray) -> np.ndarray:
+    """``(n,)`` complex as ``(n, 2)`` float points: a view."""
+    return np.ascontiguousarray(values, dtype=np.complex128).view(np.float64).reshape(-1, 2)
+
+
+def look_ahead(
+    speed: np.ndarray,
+    max_speed: np.ndarray,
+    max_acceleration: np.ndarray,
+    radius: np.ndarray,
+    length: np.ndarray,
+) -> np.ndarray:
+    """How far ahead ``(n,)`` px an agent looks at its current speed.
+
+    ``length`` is the distance at ``max_speed``; ``inf`` means the stopping distance from
+    ``max_speed`` at ``max_acceleration`` plus ``radius``, so that braking in time is possible.
+    The distance scales linearly with speed, which keeps it at least the stopping distance at
+    every lower speed too (that one falls with the square), and makes it zero for an agent
+    standing still.
+    """
+    full = max_speed * max_speed
+    full /= 2.0 * max_acceleration
+    full += radius
+    full = np.where(length < np.inf, length, full)
+    return full * np.minimum(speed / max_speed, 1.0)
+
+
+def _turn(degrees: np.ndarray) -> complex | np.ndarray:
+    """``exp(i radians)`` of ``degrees`` ``(n,)``: one Python number when all are equal (a
+    shared component's parameter, gathered as a broadcast view)."""
+    if degrees.strides == (0,) or len(degrees) == 0:
+        angle = math.radians(float(degrees[0])) if len(degrees) else 0.0
+        return complex(math.cos(angle), math.sin(angle))
+    return np.exp(1j * np.radians(degrees))
+
+
+def feelers(
+    heading: np.ndarray, length: np.ndarray, side_angle: np.ndarray, side_ratio: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Buckland's three feelers: straight ahead, and to the left and right at ``side_angle``.
+
+    Args:
+        heading: Unit directions, complex ``(n,)``.
+        length: Front feeler lengths ``(n,)`` px; side feelers are ``side_ratio`` of it.
+        side_angle: Degrees ``(n,)`` between the front feeler and each side feeler.
+        side_ratio: ``(n,)``.
+
+    Returns:
+        ``(directions, lengths)``: complex ``(3n,)`` and ``(3n,)``, the front feelers of all
+        agents first, then the left ones, then the right ones.
+    """
+    turn = _turn(side_angle)
+    side = length * side_ratio
+    directions = np.concatenate((heading, heading * turn, heading * np.conj(turn)))
+    return directions, np.concatenate((length, side, side))
+
+
+def feeler_depths(
+    direction: np.ndarray,
+    length: np.ndarray,
+    alpha: np.ndarray,
+    normal: np.ndarray,
+    ramp: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How deep each agent's feelers went past walls, and which way is out.
+
+    A feeler touching a wall at ``alpha`` of its length went ``(1 - alpha) * length`` past
+    the contact, so its tip is that times the cosine of its angle of incidence behind the
+    wall's surface. One starting inside a wall (or touching it and moving in) counts as
+    ``ramp`` deep.
+
+    Args:
+        direction: Unit directions of the three feelers of ``k`` agents, complex ``(3, k)``.
+        length: Their lengths ``(3, k)`` px.
+        alpha: Where they first touch a wall ``(3, k)``, 1 for none.
+        normal: Outward wall normals there, complex ``(3, k)``, 0 for none.
+        ramp: Depth ``(k,)`` px counted for a feeler starting inside a wall.
+
+    Returns:
+        ``(deepest depth (k,), way out (k,) complex unit, deepest feeler (k,) in 0..2)``:
+        the way out weighs every feeler's normal by its depth, so that in a corner the agent
+        leaves both walls.
+    """
+    facing = (direction * normal.conj()).real
+    np.minimum(facing, 0.0, out=facing)
+    depth = (alpha - 1.0) * length * facing
+    depth = np.where(alpha == 0.0, ramp, depth)
+    deepest = depth.argmax(axis=0)
+    column = np.arange(depth.shape[1])
+    worst = depth[deepest, column]
+    summed = (depth * normal).sum(axis=0)
+    size = np.abs(summed)
+    fallback = normal[deepest, column]
+    away = np.where(size > 1e-9 * worst, summed / np.maximum(size, 1e-300), fallback)
+    return worst, away, deepest
+
+
+def wall_push(
+    depth: np.ndarray,
+    normal: np.ndarray,
+    velocity: np.ndarray,
+    choice: np.ndarray,
+    max_speed: np.ndarray,
+    max_force: np.ndarray,
+    ramp: np.ndarray,
+    response_time: np.ndarray,
+) -> np.ndarray:
+    """The force (complex ``(k,)``) of agents whose feelers went ``depth`` ``(k,)`` px past
+    walls; exactly zero where ``depth`` is 0.
+
+    Out along ``normal``, growing with depth to ``max_force`` at ``ramp`` px, plus a slide
+    along the wall, in the part of ``max_force`` the push leaves, towards full speed the way
+    the agent already goes along the wall. A push straight back alone stops an agent meeting
+    a wall head-on, and it would stay there; exactly head-on, the slide goes the way of
+    ``choice`` (complex ``(k,)``).
+    """
+    push = np.minimum(depth / ramp, 1.0)
+    push *= max_force
+    tangent = normal * 1j
+    along = (velocity * tangent.conj()).real
+    chosen = (choice * tangent.conj()).real
+    backwards = np.where(along != 0.0, along < 0.0, chosen < 0.0)
+    tangent[backwards] *= -1.0
+    room = np.sqrt(np.maximum(max_force * max_force - push * push, 0.0))
+    slide = (max_speed - np.abs(along)) / response_time
+    slide = np.minimum(np.maximum(slide, 0.0), room)
+    force = normal * push + tangent * slide
+    force[depth <= 0.0] = 0.0
+    return force
+
+
+def obstacle_keys(
+    local: np.ndarray,
+    obstacle: np.ndarray,
+    radius: np.ndarray,
+    swath: np.ndarray,
+    length: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rank (agent, obstacle) pairs by threat: the smaller key, the more urgent.
+
+    Args:
+        local: Obstacle centres in each agent's frame (x ahead, y to the left), complex
+            ``(p,)`` px.
+        obstacle: Obstacle radii ``(p,)`` px.
+        radius: Agent radii ``(p,)`` px.
+        swath: Half-widths of the agents' detection boxes ``(p,)`` px (radius + buffer).
+        length: Lengths of the boxes ``(p,)`` px.
+
+    Returns:
+        ``(local, key)``: the key is the overlap (negative) for an agent overlapping the
+        obstacle, else the distance ahead at which the agent's swath meets the obstacle
+        when that is inside the box, else inf.
+    """
+    x, y = local.real, local.imag
+    distance = np.abs(local)
+    clear = obstacle + swath
+    room = clear * clear - y * y
+    contact = x - np.sqrt(np.maximum(room, 0.0))
+    threat = (x > 0.0) & (room > 0.0) & (contact <= length)
+    key = np.where(threat, np.maximum(contact, 0.0), np.inf)
+    overlap = distance - obstacle - radius
+    return local, np.where(overlap < 0.0, overlap, key)
+
+
+def pass_velocity(
+    local: np.ndarray,
+    clear: np.ndarray,
+    touch: np.ndarray,
+    side: np.ndarray,
+    distance_ratio: np.ndarray,
+    cruise: np.ndarray,
+    braking: np.ndarray,
+) -> np.ndarray:
+    """Velocities (complex ``(k,)``, in each agent's frame) that pass an obstacle on ``side``.
+
+    Outside the circle of radius ``clear`` around the obstacle (centre ``local``, complex
+    ``(k,)``), the direction is the tangent to that circle; inside it, it turns further out,
+    to straight away where the agent touches the obstacle (centres ``touch`` apart). ``side``
+    +1 passes with the obstacle on the right (turning left), -1 on the left. The speed is
+    ``cruise`` less ``braking`` of it as the contact ahead (``distance_ratio`` of the box's
+    length away) comes close.
+    """
+    distance = np.abs(local)
+    on_centre = distance <= 0.0
+    local = np.where(on_centre, 1.0 + 0j, local)  # on the centre: treat it as dead ahead
+    distance = np.where(on_centre, 0.0, distance)
+    ratio = np.minimum(clear / np.maximum(distance, 1e-12), 1.0)
+    beyond = np.clip((clear - distance) / np.maximum(clear - touch, 1e-9), 0.0, 1.0)
+    angle = np.arcsin(ratio) + 0.5 * np.pi * beyond
+    unit = local / np.maximum(np.abs(local), 1e-300)
+    speed = cruise * (1.0 - braking * (1.0 - np.clip(distance_ratio, 0.0, 1.0)))
+    return unit * np.exp(1j * side * angle) * speed

@@ -1,0 +1,300 @@
+"""AvoidWalls and AvoidObstacles: steering clear of the world's walls and round obstacles.
+
+Both look ahead by a distance that grows with speed, are exactly silent when nothing is in
+the way (so they go first in a :class:`~arcade_steering.PriorityBlend`), and ask the world's
+:class:`~arcade_steering.geometry.StaticGeometry` batched questions: one ray cast for every
+feeler of every agent, one broad-phase query for every detection box.
+
+The kernels (:mod:`._avoid_kernels`) hold 2-D vectors as complex numbers ``x + iy``: one
+numpy call per vector operation, where the per-frame cost is the number of numpy calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._geometry_kernels import first_min
+from .._params import FloatParam
+from ..component import SteeringComponent
+from ..context import SteeringContext
+from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
+from ._avoid_kernels import (
+    as_complex,
+    as_points,
+    feeler_depths,
+    feelers,
+    look_ahead,
+    obstacle_keys,
+    pass_velocity,
+    wall_push,
+)
+
+#: Length (px) of the normals drawn at feeler contacts.
+_NORMAL_DRAWN = 12.0
+
+
+class AvoidWalls(SteeringComponent):
+    """Keep away from walls, feeling ahead with three feelers (after Buckland).
+
+    A front feeler and two side feelers (at ``side_angle`` to either side, ``side_ratio`` of
+    its length) reach ahead of the agent, each sweeping the agent's circle so that a wall's
+    end cannot slip between them. The front feeler's length grows with speed: zero when the
+    agent stands still (so it can stand next to a wall), and by default long enough at
+    ``max_speed`` to stop at ``max_force`` before the wall. Where feelers cross walls
+    (thickness counts), the agent is pushed out along the wall's normal, harder the deeper
+    the deepest feeler went, and slides along the wall the way it was going (head-on: towards
+    the wall's nearer end), so it never stalls facing a wall.
+
+    Exactly silent when no feeler touches a wall: put it first in a
+    :class:`~arcade_steering.PriorityBlend`, e.g.
+    ``PriorityBlend(AvoidWalls(), AvoidObstacles(), Seek(goal))``.
+
+    Args:
+        length: Front feeler length (px) at ``max_speed``, beyond the agent's circle; None for
+            the stopping distance ``max_speed² / (2 max_force / mass)`` plus the agent's
+            radius.
+        side_angle: Degrees between the front feeler and each side feeler, 0 to 90.
+        side_ratio: Side feelers' length as a fraction of the front one's, 0 to 1.
+    """
+
+    batch_instances = True
+    length = FloatParam(minimum=0.0, exclusive=True, optional=True)
+    side_angle = FloatParam(minimum=0.0, maximum=90.0)
+    side_ratio = FloatParam(minimum=0.0, maximum=1.0)
+
+    def __init__(
+        self, length: float | None = None, side_angle: float = 45.0, side_ratio: float = 0.5
+    ) -> None:
+        self.length = length
+        self.side_angle = side_angle
+        self.side_ratio = side_ratio
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        n = len(ctx)
+        force = np.zeros((n, 2))
+        position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
+        heading, radius = as_complex(ctx.heading), ctx.radius
+        length = look_ahead(
+            np.abs(velocity), ctx.max_speed, ctx.max_force / ctx.mass, radius, ctx.param("length")
+        )
+        side_angle, side_ratio = ctx.param("side_angle"), ctx.param("side_ratio")
+        if ctx.debug is not None:
+            _draw_feelers(ctx, position, heading, length, side_angle, side_ratio)
+        # One broad phase per agent serves its three feelers: they all lie within the front
+        # one's length of the agent, and each sweeps the agent's radius.
+        geometry = ctx.geometry
+        pair_rows, walls = geometry.pairs(position.real, position.imag, length + radius, "walls")
+        if len(pair_rows) == 0:
+            return force
+        first = np.empty(len(pair_rows), dtype=bool)
+        first[0] = True
+        np.not_equal(pair_rows[1:], pair_rows[:-1], out=first[1:])
+        agents = pair_rows[first]
+        k = len(agents)
+        local = np.cumsum(first) - 1
+        directions, lengths = feelers(
+            heading[agents],
+            length[agents],
+            _pick(side_angle, agents),
+            _pick(side_ratio, agents),
+        )
+        starts = np.tile(position[agents], 3)
+        hits = ctx.geometry.cast_pairs(
+            as_points(starts),
+            as_points(starts + directions * lengths),
+            np.tile(radius[agents], 3),
+            np.concatenate((local, local + k, local + 2 * k)),
+            np.tile(walls, 3),
+        )
+        hit = hits.hit.reshape(3, k)
+        touching = (hit[0] | hit[1] | hit[2]).nonzero()[0]
+        if len(touching) == 0:
+            return force
+        agents = agents[touching]
+        ramp = np.maximum(radius[agents], 1.0)
+        worst, away, deepest = feeler_depths(
+            directions.reshape(3, k)[:, touching],
+            lengths.reshape(3, k)[:, touching],
+            hits.alpha.reshape(3, k)[:, touching],
+            as_complex(hits.normal).reshape(3, k)[:, touching],
+            ramp,
+        )
+        flat = deepest * k + touching
+        push = wall_push(
+            worst,
+            away,
+            velocity[agents],
+            _towards_nearer_end(ctx, hits.shape[flat], as_complex(hits.point)[flat]),
+            ctx.max_speed[agents],
+            ctx.max_force[agents],
+            ramp,
+            ctx.response_time[agents],
+        )
+        as_complex(force)[agents] = push
+        return force
+
+
+class AvoidObstacles(SteeringComponent):
+    """Steer around round obstacles ahead (Reynolds, Buckland's detection box).
+
+    A box reaches ahead of the agent: as wide as the agent plus ``buffer`` on each side, as
+    long as ``min_length`` plus a look-ahead that grows with speed (by default, at
+    ``max_speed``, the stopping distance plus the agent's radius). Of the obstacles whose
+    circles enter it, the nearest is the threat: the agent steers for the tangent of that
+    circle grown by its radius and ``buffer``, on the side nearer to it, braking more the
+    closer it is. It keeps that side while the same obstacle is the threat, so it does not
+    dither, and a head-on meeting still picks a side. An agent overlapping an obstacle
+    steers straight out of it.
+
+    Exactly silent when there is no threat: put it early in a
+    :class:`~arcade_steering.PriorityBlend`.
+
+    Args:
+        length: Look-ahead (px) at ``max_speed``, beyond ``min_length``; None for the
+            stopping distance from ``max_speed`` at ``max_force / mass`` plus the radius.
+        min_length: Box length (px) of an agent standing still.
+        buffer: Clearance (px) kept between the agent's circle and an obstacle.
+        braking: Fraction of its speed the agent gives up when about to touch the threat,
+            0 to 1; less the farther it is.
+    """
+
+    batch_instances = True
+    length = FloatParam(minimum=0.0, exclusive=True, optional=True)
+    min_length = FloatParam(minimum=0.0)
+    buffer = FloatParam(minimum=0.0)
+    braking = FloatParam(minimum=0.0, maximum=1.0)
+
+    def __init__(
+        self,
+        length: float | None = None,
+        min_length: float = 10.0,
+        buffer: float = 4.0,
+        braking: float = 0.5,
+    ) -> None:
+        self.length = length
+        self.min_length = min_length
+        self.buffer = buffer
+        self.braking = braking
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        n = len(ctx)
+        force = np.zeros((n, 2))
+        position, heading = as_complex(ctx.position), as_complex(ctx.heading)
+        velocity, radius = as_complex(ctx.velocity), ctx.radius
+        speed = np.abs(velocity)
+        length = look_ahead(
+            speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, ctx.param("length")
+        )
+        length += ctx.param("min_length")
+        swath = radius + ctx.param("buffer")
+        if ctx.debug is not None:
+            _draw_boxes(ctx, position, heading, length, swath)
+        half = 0.5 * length
+        middle = position + heading * half
+        geometry = ctx.geometry
+        rows, shapes = geometry.pairs(middle.real, middle.imag, half + swath, "obstacles")
+        if len(rows):
+            x, y, size = geometry.capsules(shapes)
+            local, key = obstacle_keys(
+                (x + 1j * y - position[rows]) * heading[rows].conj(),
+                size,
+                radius[rows],
+                swath[rows],
+                length[rows],
+            )
+            agents, pair, best = first_min(rows, key)
+        else:
+            agents = rows
+        previous = ctx.state("shape", fill=-1.0)
+        chosen = np.full(n, -1.0)
+        if len(agents) == 0:
+            if (previous >= 0.0).any():
+                ctx.set_state("shape", chosen)
+            return force
+        chosen[agents] = shapes[pair]
+        # Pass on the side away from the centre, or keep the side taken for this obstacle.
+        side = np.where(local[pair].imag > 0.0, -1.0, 1.0)
+        kept = ctx.state("side", fill=0.0)[agents]
+        same = (previous[agents] == chosen[agents]) & (kept != 0.0)
+        side[same] = kept[same]
+        sides = np.zeros(n)
+        sides[agents] = side
+        ctx.set_state("shape", chosen)
+        ctx.set_state("side", sides)
+
+        desired = pass_velocity(
+            local[pair],
+            size[pair] + swath[agents],
+            size[pair] + radius[agents],
+            side,
+            best / length[agents],
+            np.maximum(speed[agents], MIN_CRUISE * ctx.max_speed[agents]),
+            ctx.param("braking")[agents],
+        )
+        desired *= heading[agents]
+        as_complex(force)[agents] = (desired - velocity[agents]) / ctx.response_time[agents]
+        if ctx.debug is not None:
+            centre = as_points(x[pair] + 1j * y[pair])
+            ctx.debug.circles(centre, size[pair] + swath[agents], THREAT_COLOR)
+            ctx.debug.lines(ctx.position[agents], centre, THREAT_COLOR)
+        return force
+
+
+#: Fraction of ``max_speed`` an agent steering round an obstacle keeps at least: a slow
+#: agent would otherwise brake to a stop in front of it and never get round.
+MIN_CRUISE = 0.25
+
+
+def _towards_nearer_end(ctx: SteeringContext, shape: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Directions (complex ``[k]``) from contacts ``point`` to the nearer end of walls."""
+    geometry = ctx.geometry
+    to_a = as_complex(geometry.segment_a[shape]) - point
+    to_b = as_complex(geometry.segment_b[shape]) - point
+    return np.where(np.abs(to_a) <= np.abs(to_b), to_a, to_b)
+
+
+def _pick(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]``, kept a broadcast view when every row holds the same value (a
+    shared component's parameter), so kernels can treat it as one number."""
+    if values.strides == (0,):
+        return values[: len(rows)]
+    return values[rows]
+
+
+def _draw_feelers(
+    ctx: SteeringContext,
+    position: np.ndarray,
+    heading: np.ndarray,
+    length: np.ndarray,
+    side_angle: np.ndarray,
+    side_ratio: np.ndarray,
+) -> None:
+    """Every feeler (red where it touches a wall), contacts and their normals."""
+    directions, lengths = feelers(heading, length, side_angle, side_ratio)
+    starts = np.tile(position, 3)
+    ends = starts + directions * lengths
+    grown = np.tile(ctx.radius, 3)
+    hits = ctx.geometry.cast(as_points(starts), as_points(ends), grown, "walls")
+    hit = hits.hit
+    starts, ends = as_points(starts), as_points(ends)
+    debug = ctx.debug
+    debug.lines(starts[~hit], ends[~hit], FEELER_COLOR)
+    debug.lines(starts[hit], ends[hit], HIT_COLOR)
+    surface = hits.point[hit] - hits.normal[hit] * grown[hit, None]
+    debug.points(surface, HIT_COLOR)
+    debug.lines(surface, surface + hits.normal[hit] * _NORMAL_DRAWN, HIT_COLOR)
+
+
+def _draw_boxes(
+    ctx: SteeringContext,
+    position: np.ndarray,
+    heading: np.ndarray,
+    length: np.ndarray,
+    swath: np.ndarray,
+) -> None:
+    side = heading * 1j * swath
+    front = heading * length
+    corners = (position + side, position + side + front, position - side + front, position - side)
+    starts = np.concatenate(corners)
+    ends = np.concatenate(corners[1:] + corners[:1])
+    ctx.debug.lines(as_points(starts), as_points(ends), BOX_COLOR)
