@@ -3,7 +3,8 @@
 Every shape is a capsule: a core segment ``a -> b`` with a radius (a circle has ``a == b``).
 Shapes are stored column-wise, ``[NCOL, m]``, and a kernel gets the columns gathered per
 candidate pair, ``[NCOL, p]``, so every operand is a contiguous 1-D array. Points and ray
-vectors come as separate x and y arrays. No pymunk, no arcade.
+vectors come as separate x and y arrays, or (the ray cast, the hot path, where the count of
+numpy calls sets the cost) as complex numbers ``x + iy``. No pymunk, no arcade.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ __all__ = [
     "first_min",
     "gradient",
     "ray_contact_normal",
-    "ray_keys",
-    "reduce_min",
+    "ray_keys_local",
 ]
 
 # Rows of the shape table: core segment a -> b (a == b for a circle), unit direction u (+x
@@ -68,67 +68,55 @@ def gradient(
     return gx, gy, px - ex, py - ey
 
 
-def ray_keys(
-    sx: np.ndarray,
-    sy: np.ndarray,
-    dx: np.ndarray,
-    dy: np.ndarray,
-    grow: float | np.ndarray,
-    sh: np.ndarray,
+def ray_keys_local(
+    w: np.ndarray, q: np.ndarray, length: np.ndarray, radius: np.ndarray
 ) -> np.ndarray:
-    """Rank each (ray, shape) pair by its first contact.
+    """Rank each (ray, shape) pair by its first contact, in each capsule's own frame.
 
-    Rays are ``s + alpha * d``; shapes are capsules grown by ``grow`` px. A capsule is a slab
-    (two flat faces) capped by two discs; a ray that reaches the slab beyond an end can only
-    touch that end's disc first, so one disc test per pair is enough.
+    Rays are ``w + alpha * q``; shapes are capsules. The frame puts a capsule's core on the
+    real axis from 0 to ``length`` (a world point ``v`` becomes ``(v - a) * conj(u)``, a
+    direction ``v * conj(u)``), and complex numbers make each vector operation one numpy
+    call. A capsule is a slab (two flat faces) capped by two discs; a ray that reaches the
+    slab beyond an end can only touch that end's disc first, so one disc test per pair is
+    enough.
 
     Args:
-        sx: ``[p]`` ray start x, px.
-        sy: ``[p]`` ray start y, px.
-        dx: ``[p]`` ray vector x (end - start), px.
-        dy: ``[p]`` ray vector y, px.
-        grow: Extra radius in px, scalar or ``[p]``.
-        sh: ``[NCOL, p]`` shape columns.
+        w: ``[p]`` complex ray starts in the capsules' frames, px.
+        q: ``[p]`` complex ray vectors in the capsules' frames, px.
+        length: ``[p]`` core lengths, px.
+        radius: ``[p]`` grown radii, px.
 
     Returns:
         ``[p]`` key: the signed distance (< 0) where the start is inside, else the first
         contact alpha in [0, 1], or inf for no contact. Smaller is earlier.
     """
-    ux, uy, length = sh[UX], sh[UY], sh[LEN]
-    radius = sh[RAD] + grow
-    wx = sx - sh[AX]
-    wy = sy - sh[AY]
-    off = wy * ux - wx * uy  # signed distance of the start from the core line
-    rate = dy * ux - dx * uy  # its rate of change along the ray
+    off, rate = w.imag, q.imag
     gap = np.abs(off)
     gap -= radius
     in_slab = gap < 0.0
     # Entering the slab from outside means moving towards the core line (or off a
     # zero-radius line, where either side is "towards").
-    enters = (off * rate < 0.0) | ((off == 0.0) & (rate != 0.0))
+    enters = off * rate < 0.0
     enters |= in_slab
+    enters |= (off == 0.0) & (rate != 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = gap / np.abs(rate)
         t[in_slab] = 0.0
-        y = dx * ux  # where along the core the ray is when it enters the slab
-        y += dy * uy
-        y *= t
-        y += wx * ux
-        y += wy * uy
+        y = t * q.real  # where along the core the ray is when it enters the slab
+        y += w.real
         along_core = (y >= 0.0) & (y <= length)
-
-        before_a = y < 0.0
-        fx = sx - np.where(before_a, sh[AX], sh[BX])
-        fy = sy - np.where(before_a, sh[AY], sh[BY])
-        f2 = fx * fx + fy * fy
+        f = w - np.where(y < 0.0, 0.0, length)  # from the nearer end's disc centre
+        f2 = (f * f.conj()).real
         c = f2 - radius * radius
-        b = fx * dx + fy * dy
-        disc = b * b - (dx * dx + dy * dy) * c
-        # The smaller root, c / (-b + sqrt(disc)), is stable and needs no division by |d|^2.
+        b = (f * q.conj()).real
+        disc = b * b - (q * q.conj()).real * c
+        # The smaller root, c / (-b + sqrt(disc)), is stable and needs no division by |q|^2.
         t_cap = c / (np.sqrt(disc) - b)
         cap = (c >= 0.0) & (b < 0.0) & (disc >= 0.0)
         t = np.where(along_core & ~in_slab, t, np.where(cap, t_cap, np.inf))
         t[~enters | (t > 1.0)] = np.inf
+        if not in_slab.any():
+            return t
         # Starting inside: in the slab and over the core, or within the end's disc.
         inside = in_slab & (along_core | (c < 0.0))
         signed = np.where(along_core, gap, np.sqrt(f2) - radius)
@@ -224,9 +212,9 @@ def contact_normal(
 def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The smallest finite ``key`` of each query row and the first pair holding it.
 
-    Like :func:`reduce_min`, but returns only the rows with a finite key, in a handful of
-    numpy calls: drop the infinite keys (most pairs, usually), then a stable sort by key and
-    a stable (radix) sort by row.
+    Only rows with a finite key are returned, found in a handful of numpy calls: drop the
+    infinite keys (most pairs, usually), then a stable sort by key and a stable (radix) sort
+    by row, unless every row has one finite key left.
 
     Args:
         rows: ``[p]`` query row of each pair, ascending.
@@ -257,29 +245,3 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``sqrt(x² + y²)``: 3x faster than ``np.hypot``, exact enough for pixel coordinates."""
     return np.sqrt(x * x + y * y)
-
-
-def reduce_min(rows: np.ndarray, key: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Minimum ``key`` per query row and the first pair attaining it.
-
-    Args:
-        rows: ``[p]`` query row of each pair, ascending.
-        key: ``[p]`` value per pair, inf for none.
-        n: Number of query rows.
-
-    Returns:
-        ``(best [n], pair index [n])``: inf and -1 for rows without a finite key.
-    """
-    best = np.full(n, np.inf)
-    win = np.full(n, -1, dtype=np.intp)
-    if len(rows) == 0:
-        return best, win
-    starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
-    best[rows[starts]] = np.minimum.reduceat(key, starts)
-    ties = np.flatnonzero((key == best[rows]) & (key < np.inf))
-    if len(ties) == 0:
-        return best, win
-    tie_rows = rows[ties]
-    first = np.concatenate(([True], tie_rows[1:] != tie_rows[:-1]))
-    win[tie_rows[first]] = ties[first]
-    return best, win

@@ -91,6 +91,8 @@ _HALO_STEP = 8.0
 _HALO_MIN_CELL = 8.0
 _HALO_GRIDS = 8
 _HALO_MAX = 256.0
+#: Below this distance (px) from a core a direction from the core is not trusted.
+_ON_CORE = 1e-9
 
 
 # --------------------------------------------------------------------------- shape helpers
@@ -367,6 +369,8 @@ class StaticGeometry:
         self._static_set: set[pymunk.Shape] = set()
         self._n_segments = 0
         self._cols = np.zeros((_k.NCOL, 0))
+        self._start_z = np.zeros(0, dtype=complex)
+        self._turn_z = np.zeros(0, dtype=complex)
         self._kind = np.zeros(0, dtype=np.int8)
         self._box = np.zeros((4, 0))
         self._grid = CapsuleGrid(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
@@ -480,6 +484,9 @@ class StaticGeometry:
         cols[_k.UX], cols[_k.UY], cols[_k.LEN], cols[_k.RAD] = ux, uy, length, radius
         cols[_k.GX : _k.GY + 1] = on_core.T
         self._cols = cols
+        # The same, as complex numbers for the ray kernel: first ends and conj(direction).
+        self._start_z = a[:, 0] + 1j * a[:, 1]
+        self._turn_z = ux - 1j * uy
         # Bounding boxes [4, m]: min x, min y, max x, max y, px.
         self._box = np.concatenate((np.minimum(a, b).T - radius, np.maximum(a, b).T + radius))
         self._n_segments = m
@@ -602,9 +609,13 @@ class StaticGeometry:
         sz = _complex(starts)
         dz = _complex(ends) - sz
         sr, dr = sz[rows], dz[rows]
-        sh = self._cols.take(shapes, axis=1)
-        grown = inflate[rows] if isinstance(inflate, np.ndarray) else inflate
-        key = _k.ray_keys(sr.real, sr.imag, dr.real, dr.imag, grown, sh)
+        turn = self._turn_z[shapes]
+        cols = self._cols
+        grown = cols[_k.RAD].take(shapes)
+        grown += inflate[rows] if isinstance(inflate, np.ndarray) else inflate
+        key = _k.ray_keys_local(
+            (sr - self._start_z[shapes]) * turn, dr * turn, cols[_k.LEN].take(shapes), grown
+        )
         at, pair, best = _k.first_min(rows, key)
         if len(at) == 0:
             return RayHits(hit, alpha, point, normal, shape, kind)
@@ -617,8 +628,9 @@ class StaticGeometry:
         sr, dr = sr[pair], dr[pair]
         contact = sr + reached * dr
         point.view(np.complex128)[at, 0] = contact
+        sh = cols.take(j, axis=1)
         nx, ny = _k.contact_normal(
-            contact.real, contact.imag, sr.real, sr.imag, dr.real, dr.imag, best < 0.0, sh[:, pair]
+            contact.real, contact.imag, sr.real, sr.imag, dr.real, dr.imag, best < 0.0, sh
         )
         normal[at, 0] = nx
         normal[at, 1] = ny
@@ -787,6 +799,66 @@ class StaticGeometry:
         """
         cols = self._cols
         return cols[_k.AX].take(shapes), cols[_k.AY].take(shapes), cols[_k.RAD].take(shapes)
+
+    def frames(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cores of shape rows as complex numbers ``x + iy``.
+
+        Args:
+            shapes: ``[k]`` indices into :attr:`shapes`.
+
+        Returns:
+            ``(a [k], u [k], length [k])``: first end (a circle's centre), unit direction
+            (1 for a circle) and core length in px; the core runs from ``a`` to
+            ``a + length * u``.
+        """
+        return self._start_z[shapes], self._turn_z[shapes].conj(), self._cols[_k.LEN].take(shapes)
+
+    def overlaps(
+        self,
+        points: np.ndarray,
+        radius: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+        normals: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """How deep circles overlap given candidate shapes, and which way is out.
+
+        A narrow phase for a collision step: every pair at once, not just the deepest shape
+        per circle (:meth:`near_pairs`), so a circle pinched in a corner sees both walls.
+        No argument checks.
+
+        Args:
+            points: Circle centres, finite float array ``[n, 2]``, px.
+            radius: Circle radii, float >= 0 or ``[n]``, px.
+            rows: ``[p]`` circle of each candidate pair.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+            normals: Whether to compute the normals (else None is returned for them).
+
+        Returns:
+            ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
+            unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
+            a segment's right normal, +y for a circle).
+        """
+        cols = self._cols
+        turn = self._turn_z[shapes]
+        local = (_complex(points)[rows] - self._start_z[shapes]) * turn
+        along = np.maximum(local.real, 0.0)
+        np.minimum(along, cols[_k.LEN].take(shapes), out=along)
+        local -= along
+        distance = np.abs(local)
+        depth = cols[_k.RAD].take(shapes)
+        depth -= distance
+        depth += radius[rows] if isinstance(radius, np.ndarray) else radius
+        if not normals:
+            return depth, None
+        on_core = distance <= _ON_CORE
+        distance[on_core] = 1.0
+        normal = local / distance * turn.conj()
+        if on_core.any():
+            at = on_core.nonzero()[0]
+            j = shapes[at]
+            normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
+        return depth, normal.view(np.float64).reshape(-1, 2)
 
     def _kind_rows(self, kinds: object) -> tuple[int, int]:
         """Rows ``(first, stop)`` of :attr:`shapes` holding ``kinds`` (segments come first)."""

@@ -786,3 +786,22 @@ def test_pair_queries_match_the_full_queries() -> None:
         np.column_stack((x, y))[geo.kind == KIND_OBSTACLE], geo.circle_center
     )
     np.testing.assert_array_equal(radius[geo.kind == KIND_WALL], geo.segment_radius)
+
+
+def test_overlaps_and_frames_agree_with_pymunk() -> None:
+    space, rng = random_world(64)
+    geo = StaticGeometry(space)
+    points = rng.uniform(-20, 620, (300, 2))
+    radius = rng.uniform(0, 30, 300)
+    rows, shapes = geo.pairs(points[:, 0], points[:, 1], radius)
+    depth, normal = geo.overlaps(points, radius, rows, shapes)
+    assert geo.overlaps(points, radius, rows, shapes, normals=False)[1] is None
+    for i, j, d, n in zip(rows, shapes, depth, normal, strict=True):
+        info = geo.shapes[j].point_query(tuple(points[i]))
+        assert d == pytest.approx(radius[i] - info.distance, abs=1e-9)
+        np.testing.assert_allclose(n, info.gradient, atol=1e-7)
+    start, direction, length = geo.frames(np.arange(len(geo)))
+    ends = start + length * direction
+    np.testing.assert_allclose(ends[: len(geo.segment_b)].real, geo.segment_b[:, 0], atol=1e-9)
+    np.testing.assert_allclose(ends[: len(geo.segment_b)].imag, geo.segment_b[:, 1], atol=1e-9)
+    np.testing.assert_allclose(np.abs(direction), 1.0)
