@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._geometry_kernels import first_min
+
 if TYPE_CHECKING:
     from .geometry import StaticGeometry
 
 #: Sweep-and-slide rounds per step: one for a wall, two for a corner, more are rare.
 SWEEPS = 4
-#: Push-out rounds for what overlap remains (a short move into a surface, an agent that
-#: started inside a shape, a tight corner).
-PUSH_OUTS = 3
 #: Gap (px) left between an agent's circle and a surface it stopped at, so the next sweep
 #: starts outside rather than exactly on it.
 SKIN = 1e-3
@@ -40,12 +39,12 @@ def keep_out(
     A circle moving at least its radius is swept along its motion: at the first contact it
     stops a hair before the surface, the rest of its motion loses its part into the surface
     and carries on along it (swept again), up to :data:`SWEEPS` times; two surfaces meeting
-    in a corner stop it. Then every circle still overlapping a shape is pushed out along
-    the surface gradient, whatever the depth (up to :data:`PUSH_OUTS` rounds, for corners).
-    For a circle moving less than its radius from outside every shape, that push-out is
-    the sweep and slide: its centre cannot have crossed a surface, so pushing it back out
-    along the normal keeps exactly the motion along the surface, in one batched query.
-    Velocities lose their part into every surface met.
+    in a corner stop it. Then every circle overlapping shapes is pushed out along the
+    surface gradient, whatever the depth; one pinched between two (a corner) is moved to
+    where it clears both. For a circle moving less than its radius from outside every
+    shape, that push-out is the sweep and slide: its centre cannot have crossed a surface,
+    so pushing it back out along the normal keeps exactly its motion along the surface, in
+    one batched query. Velocities lose their part into every surface met.
 
     Args:
         geometry: The walls and obstacles.
@@ -118,82 +117,61 @@ def _sweep(
 def _push_out(
     geometry: StaticGeometry, place: np.ndarray, speed: np.ndarray, radius: np.ndarray
 ) -> None:
-    """Push every circle out of the shape it overlaps most, in place (complex arrays).
+    """Push every circle out of the shapes it overlaps, in place (complex arrays).
 
-    One broad phase (reaching twice the radius, so that it still covers a circle pushed out
-    by up to its radius) serves a second look for circles with several shapes near: pushed
-    out of one into another (a corner), they are pushed out of the second along the first
-    one's surface. Circles pushed farther (they started deep inside) are checked afresh.
+    One pass: the deepest overlap sets the push; a circle pinched between two shapes (a
+    corner) moves to where it clears both, or as far as it can when they face each other.
+    Velocities lose their part into those surfaces.
     """
-    reach = radius * 2.0
-    reach += SKIN
-    rows, shapes = geometry.pairs(place.real, place.imag, reach)
+    rows, shapes = geometry.pairs(place.real, place.imag, radius)
     if len(rows) == 0:
         return
-    near = geometry.near_pairs(_points(place), radius, rows, shapes)
-    depth = radius - near.distance
-    at = (near.found & (depth > 0.0)).nonzero()[0]
-    if len(at) == 0:
+    depth, normal = geometry.overlaps(_points(place), radius, rows, shapes)
+    over = (depth > 0.0).nonzero()[0]
+    if len(over) == 0:
         return
-    normal = _complex(near.normal)[at]
-    push = depth[at] + SKIN
-    place[at] += normal * push
-    speed[at] = _without_inward(speed[at], normal)
-    deep = push > radius[at]
-    crowded = (np.bincount(rows, minlength=len(place))[at] > 1) & ~deep
-    if crowded.any():
-        member = np.zeros(len(place), dtype=bool)
-        again = at[crowded]
-        member[again] = True
-        chosen = member[rows].nonzero()[0]
-        local = np.searchsorted(again, rows[chosen])
-        near = geometry.near_pairs(_points(place[again]), radius[again], local, shapes[chosen])
-        depth = radius[again] - near.distance
-        hit = (near.found & (depth > 0.0)).nonzero()[0]
-        if len(hit):
-            rows_in = again[hit]
-            second = _complex(near.normal)[hit]
-            move = _corner_push(second, depth[hit] + SKIN, normal[crowded][hit])
-            place[rows_in] += move
-            speed[rows_in] = _without_inward(speed[rows_in], second)
-    if deep.any():
-        _push_out_afresh(geometry, place, speed, radius, at[deep])
+    rows, depth, normal = rows[over], depth[over] + SKIN, _complex(normal)[over]
+    circles, first, _ = first_min(rows, -depth)
+    out = normal[first]
+    move = out * depth[first]
+    pinched = len(circles) < len(rows)
+    if pinched:  # a corner: the second deepest shape of those circles
+        rest = np.ones(len(rows), dtype=bool)
+        rest[first] = False
+        rest = rest.nonzero()[0]
+        twice, second, _ = first_min(rows[rest], -depth[rest])
+        second = rest[second]
+        at = np.searchsorted(circles, twice)
+        move[at] = _clear_both(out[at], depth[first[at]], normal[second], depth[second])
+    place[circles] += move
+    speed[circles] = _without_inward(speed[circles], out)
+    if pinched:
+        speed[twice] = _slide(speed[twice], normal[second], out[at])
 
 
-def _corner_push(normal: np.ndarray, depth: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """Moves (complex ``(k,)``) out of a surface (``normal``, ``depth`` px) that do not go
-    back into the surface just left (``before``): along that one's surface where a plain
-    push would (two surfaces meeting in a corner), unless they are nearly parallel."""
-    move = normal * depth
-    back = (move * before.conj()).real < 0.0
-    if back.any():
-        along = before[back] * 1j
-        rate = (along * normal[back].conj()).real
-        along[rate < 0.0] *= -1.0
-        rate = np.abs(rate)
-        slide = along * (depth[back] / np.maximum(rate, 1e-12))
-        move[back] = np.where(rate > 0.05, slide, move[back])
+def _clear_both(
+    first: np.ndarray, depth: np.ndarray, second: np.ndarray, other: np.ndarray
+) -> np.ndarray:
+    """The shortest moves (complex ``(k,)``) out of two overlaps at once.
+
+    Moving ``depth`` along the outward normal ``first`` may already clear the second
+    surface (normal ``second``, ``other`` deep), or the reverse; else the move to where
+    both are just cleared. Surfaces facing each other (a gap narrower than the circle)
+    leave only the deeper push.
+    """
+    move = first * depth
+    clears = (move * second.conj()).real >= other
+    alone = second * other
+    np.copyto(move, alone, where=~clears & ((alone * first.conj()).real >= depth))
+    stuck = ~clears & ((alone * first.conj()).real < depth)
+    if stuck.any():
+        a, b, d1, d2 = first[stuck], second[stuck], depth[stuck], other[stuck]
+        det = (a.conj() * b).imag
+        vertex = ((d1 * b.imag - d2 * a.imag) + 1j * (a.real * d2 - b.real * d1)) / np.where(
+            np.abs(det) > 0.05, det, 1.0
+        )
+        move[stuck] = np.where(np.abs(det) > 0.05, vertex, move[stuck])
     return move
-
-
-def _push_out_afresh(
-    geometry: StaticGeometry,
-    place: np.ndarray,
-    speed: np.ndarray,
-    radius: np.ndarray,
-    rows: np.ndarray,
-) -> None:
-    """Push circles ``rows`` out of what they overlap with fresh queries (complex arrays)."""
-    for _ in range(PUSH_OUTS):
-        near = geometry.near(_points(place[rows]), radius[rows])
-        depth = radius[rows] - near.distance
-        at = (near.found & (depth > 0.0)).nonzero()[0]
-        if len(at) == 0:
-            return
-        normal = _complex(near.normal)[at]
-        rows = rows[at]
-        place[rows] += normal * (depth[at] + SKIN)
-        speed[rows] = _without_inward(speed[rows], normal)
 
 
 def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray) -> np.ndarray:

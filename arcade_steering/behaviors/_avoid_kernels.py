@@ -117,13 +117,16 @@ def feeler_depths(
     facing = (direction * normal.conj()).real
     np.minimum(facing, 0.0, out=facing)
     depth = (alpha - 1.0) * length * facing
-    depth = np.where(alpha == 0.0, ramp, depth)
-    deepest = depth.argmax(axis=0)
-    column = np.arange(depth.shape[1])
-    worst = depth[deepest, column]
-    summed = (depth * normal).sum(axis=0)
+    np.copyto(depth, ramp, where=alpha == 0.0)
+    front, left, right = depth
+    deepest = (left > front).astype(np.intp)
+    worst = np.maximum(front, left)
+    deeper = right > worst
+    deepest[deeper] = 2
+    np.maximum(worst, right, out=worst)
+    summed = front * normal[0] + left * normal[1] + right * normal[2]
     size = np.abs(summed)
-    fallback = normal[deepest, column]
+    fallback = normal[deepest, np.arange(len(worst))]
     away = np.where(size > 1e-9 * worst, summed / np.maximum(size, 1e-300), fallback)
     return worst, away, deepest
 
@@ -215,11 +218,17 @@ def pass_velocity(
     """
     distance = np.abs(local)
     on_centre = distance <= 0.0
-    local = np.where(on_centre, 1.0 + 0j, local)  # on the centre: treat it as dead ahead
-    distance = np.where(on_centre, 0.0, distance)
+    if on_centre.any():  # on the centre: treat it as dead ahead
+        local = np.where(on_centre, 1.0 + 0j, local)
+    # Outside the clearance circle: the tangent, turned asin(clear / distance) from the
+    # centre, i.e. by the unit complex sqrt(1 - ratio²) + i ratio; no trigonometry.
     ratio = np.minimum(clear / np.maximum(distance, 1e-12), 1.0)
-    beyond = np.clip((clear - distance) / np.maximum(clear - touch, 1e-9), 0.0, 1.0)
-    angle = np.arcsin(ratio) + 0.5 * np.pi * beyond
-    unit = local / np.maximum(np.abs(local), 1e-300)
-    speed = cruise * (1.0 - braking * (1.0 - np.clip(distance_ratio, 0.0, 1.0)))
-    return unit * np.exp(1j * side * angle) * speed
+    turn = np.sqrt(1.0 - ratio * ratio) + 1j * ratio
+    inside = (distance < clear).nonzero()[0]
+    if len(inside):  # from the tangent (90 degrees) to straight away (180) at contact
+        beyond = (clear - distance)[inside] / np.maximum((clear - touch)[inside], 1e-9)
+        turn[inside] = 1j * np.exp(0.5j * np.pi * np.minimum(beyond, 1.0))
+    turn = turn.real + 1j * (side * turn.imag)
+    closeness = 1.0 - np.minimum(np.maximum(distance_ratio, 0.0), 1.0)
+    speed = cruise * (1.0 - braking * closeness)
+    return local / np.abs(local) * turn * speed

@@ -81,9 +81,13 @@ class AvoidWalls(SteeringComponent):
         if ctx.debug is not None:
             _draw_feelers(ctx, position, heading, length, side_angle, side_ratio)
         # One broad phase per agent serves its three feelers: they all lie within the front
-        # one's length of the agent, and each sweeps the agent's radius.
+        # one's length of the agent's circle. Only the walls that close go to the ray cast.
         geometry = ctx.geometry
-        pair_rows, walls = geometry.pairs(position.real, position.imag, length + radius, "walls")
+        reach = length + radius
+        pair_rows, walls = geometry.pairs(position.real, position.imag, reach, "walls")
+        if len(pair_rows):
+            near = geometry.overlaps(ctx.position, reach, pair_rows, walls, False)[0] >= 0.0
+            pair_rows, walls = pair_rows[near], walls[near]
         if len(pair_rows) == 0:
             return force
         first = np.empty(len(pair_rows), dtype=bool)
@@ -98,13 +102,15 @@ class AvoidWalls(SteeringComponent):
             _pick(side_angle, agents),
             _pick(side_ratio, agents),
         )
-        starts = np.tile(position[agents], 3)
+        starts = position[agents]
+        starts = np.concatenate((starts, starts, starts))
+        grown = radius[agents]
         hits = ctx.geometry.cast_pairs(
             as_points(starts),
             as_points(starts + directions * lengths),
-            np.tile(radius[agents], 3),
+            np.concatenate((grown, grown, grown)),
             np.concatenate((local, local + k, local + 2 * k)),
-            np.tile(walls, 3),
+            np.concatenate((walls, walls, walls)),
         )
         hit = hits.hit.reshape(3, k)
         touching = (hit[0] | hit[1] | hit[2]).nonzero()[0]
@@ -124,7 +130,7 @@ class AvoidWalls(SteeringComponent):
             worst,
             away,
             velocity[agents],
-            _towards_nearer_end(ctx, hits.shape[flat], as_complex(hits.point)[flat]),
+            _towards_nearer_end(geometry, hits.shape[flat], as_complex(hits.point)[flat]),
             ctx.max_speed[agents],
             ctx.max_force[agents],
             ramp,
@@ -245,12 +251,12 @@ class AvoidObstacles(SteeringComponent):
 MIN_CRUISE = 0.25
 
 
-def _towards_nearer_end(ctx: SteeringContext, shape: np.ndarray, point: np.ndarray) -> np.ndarray:
-    """Directions (complex ``[k]``) from contacts ``point`` to the nearer end of walls."""
-    geometry = ctx.geometry
-    to_a = as_complex(geometry.segment_a[shape]) - point
-    to_b = as_complex(geometry.segment_b[shape]) - point
-    return np.where(np.abs(to_a) <= np.abs(to_b), to_a, to_b)
+def _towards_nearer_end(geometry, shape: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Unit directions (complex ``[k]``) along walls ``shape`` towards the end nearer to
+    ``point`` (complex ``[k]``): the way to slide when meeting a wall exactly head-on."""
+    start, direction, length = geometry.frames(shape)
+    along = ((point - start) * direction.conj()).real
+    return np.where(along <= 0.5 * length, -direction, direction)
 
 
 def _pick(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
