@@ -36,15 +36,15 @@ class BatchFrame:
         self.slots = slots
         self.dt = dt
         self.debug = debug
-        self.position = _frozen(world._position[slots])
-        self.velocity = _frozen(world._velocity[slots])
+        self.position = _frozen(world._position.take(slots, axis=0))
+        self.velocity = _frozen(world._velocity.take(slots, axis=0))
         self.max_speed = _frozen(world._max_speed[slots])
         self.max_force = _frozen(world._max_force[slots])
         self.mass = _frozen(world._mass[slots])
         self.radius = _frozen(world._radius[slots])
         # A response time shorter than the step would overshoot: never react faster than dt.
         self.response_time = _frozen(np.maximum(world._response_time[slots], dt))
-        self.heading = _frozen(world._heading[slots])
+        self.heading = _frozen(world._heading.take(slots, axis=0))
 
 
 class SteeringContext:
@@ -216,11 +216,11 @@ class SteeringContext:
 
     def world_velocity(self, slots: np.ndarray) -> np.ndarray:
         """Velocities ``(k, 2)`` px/s of the agents in world ``slots`` (e.g. neighbours)."""
-        return self._frame.world._velocity[slots]
+        return self._frame.world._velocity.take(slots, axis=0)
 
     def world_position(self, slots: np.ndarray) -> np.ndarray:
         """Positions ``(k, 2)`` px of the agents in world ``slots``."""
-        return self._frame.world._position[slots]
+        return self._frame.world._position.take(slots, axis=0)
 
     def world_radius(self, slots: np.ndarray) -> np.ndarray:
         """Radii ``(k,)`` px of the agents in world ``slots``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -297,19 +298,23 @@ class SteeringWorld:
             self._force[batch.slots] = evaluate(
                 BatchFrame(self, batch.slots, dt, debug), batch.root
             )
-        force = truncate(self._force[rows], self._max_force[rows])
+        # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
+        force = truncate(self._force.take(rows, axis=0), self._max_force[rows])
         self._force[rows] = force
-        velocity = self._velocity[rows] + force / self._mass[rows, None] * dt
+        start = self._position.take(rows, axis=0)
+        velocity = self._velocity.take(rows, axis=0) + force / self._mass[rows, None] * dt
         velocity = truncate(velocity, self._max_speed[rows])
-        start = self._position[rows]
-        self._position[rows] += velocity * dt
+        position = start + velocity * dt
         solid = self._solid[rows]
         if len(self._geometry) and solid.any():
-            held = rows[solid]
-            ends, radius = self._position[held], self._radius[held]
-            self._position[held], velocity[solid] = keep_out(
-                self._geometry, start[solid], ends, velocity[solid], radius
+            position[solid], velocity[solid] = keep_out(
+                self._geometry,
+                start[solid],
+                position[solid],
+                velocity[solid],
+                self._radius[rows[solid]],
             )
+        self._position[rows] = position
         self._velocity[rows] = velocity
         speed = lengths(velocity)
         turning = speed > HEADING_MIN_SPEED
@@ -339,11 +344,11 @@ class SteeringWorld:
 
     def _push_sprites(self, rows: np.ndarray, pulled: np.ndarray) -> None:
         """Write positions and angles back, only for sprites whose values changed."""
-        position = self._position[rows]
+        position = self._position.take(rows, axis=0)
         moved = (position != pulled).any(axis=1)
         write_positions(self._sprite[rows[moved]], position[moved])
         turning = rows[self._rotate[rows]]
-        angle = arcade_angle(self._heading[turning], self._facing[turning])
+        angle = arcade_angle(self._heading.take(turning, axis=0), self._facing[turning])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = np.abs((angle - self._angle[turning] + 180.0) % 360.0 - 180.0) > 1e-9
         turning = turning[turned]
@@ -368,8 +373,8 @@ class SteeringWorld:
         hit = self._among.get(id(among))
         if hit is None or hit[0] is not among:
             mask = np.zeros(len(self._rows), dtype=bool)
-            slots = [self._slot_of.get(id(sprite)) for sprite in among]
-            slots = [slot for slot in slots if slot is not None]
+            slots = np.fromiter(map(self._slot_of.get, map(id, among), repeat(-1)), dtype=np.intp)
+            slots = slots[slots >= 0]
             mask[self._row_of_slot[slots]] = True
             hit = self._among[id(among)] = (among, mask)
         return hit[1]
@@ -416,6 +421,7 @@ class SteeringWorld:
         self._batches = None
 
     def _agents_changed(self) -> None:
+        self._neighbors = None
         self._rows = np.array(self._order, dtype=np.intp)
         self._row_of_slot = np.zeros(self._slots.capacity, dtype=np.intp)
         self._row_of_slot[self._rows] = np.arange(len(self._rows))

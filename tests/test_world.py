@@ -548,3 +548,13 @@ def test_subclass_of_a_builtin_with_plain_attributes_is_not_batched_across_insta
     assert len(world._current_batches()) == 2
     first, second = world.agents
     assert second.velocity[0] > first.velocity[0] + 1.0
+
+
+def test_steering_force_sees_current_neighbours_on_a_shared_world() -> None:
+    from arcade_steering.testing import steering_force
+
+    world = steer.SteeringWorld()
+    world.attach(StubSprite(10, 0), steer.Seek((10, 0)))
+    first = steering_force(steer.Separation(50), position=(0, 0), world=world)
+    second = steering_force(steer.Separation(50), position=(20, 0), world=world)
+    assert first[0] < 0 < second[0]
