@@ -122,6 +122,7 @@ def test_n_makes_a_new_route_the_leader_follows(view: GameView) -> None:
 def test_being_seen_starts_a_chase_and_contact_ends_the_round(view: GameView) -> None:
     scene = view.scene
     leader = scene.world.agent_of(scene.leader)
+    _run(view, 60)  # under way along its route
     hx, hy = leader.heading
     x, y = leader.position
     scene.scout.position = (x + 90 * hx, y + 90 * hy)  # teleport into the cone
