@@ -294,8 +294,11 @@ class NeighborIndex:
             if not math.isfinite(span):
                 raise ValueError("positions span more than float64 can hold")
             self._span = span
-            # Cells at least this large keep cell coordinates below 2**30.
-            self._min_cell = max(span / _MAX_CELLS_PER_AXIS, float(np.finfo(np.float64).tiny))
+            # Cells at least this large keep cell coordinates below 2**30, and never smaller
+            # than sqrt(tiny): closer agents have dx*dx + dy*dy == 0, so they must share a cell.
+            self._min_cell = max(
+                span / _MAX_CELLS_PER_AXIS, math.sqrt(float(np.finfo(np.float64).tiny))
+            )
 
     def __len__(self) -> int:
         """Number of agents n."""

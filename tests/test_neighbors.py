@@ -398,6 +398,12 @@ coordinates = st.one_of(
 )
 
 
+def test_agents_whose_squared_distance_underflows_are_coincident_neighbours():
+    positions = np.zeros((5, 2))
+    positions[4, 1] = 4.8e-200  # dy * dy underflows to 0: distance 0 <= radius 0
+    assert_matches_brute(NeighborIndex(positions), positions, None, 0.0)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     positions=hnp.arrays(
