@@ -9,13 +9,29 @@ arrays, grouped by query row in ascending order. Pure numpy; no pymunk, no arcad
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["CapsuleGrid"]
+__all__ = ["BroadPhase", "CapsuleGrid"]
 
 #: Upper bound on the number of grid cells; the cell size grows to respect it.
 _MAX_CELLS = 1 << 18
+_EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+#: Up to this many capsules asked about, every row is tested against every capsule
+#: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
+#: 1.5x slower at 8, for 1,000 rows.
+_BRUTE_FORCE_MAX = 5
+#: Queries reaching at most ``_HALO_MAX`` px from a point (short rays, feelers, small search
+#: radii: the per-frame hot path) look up the one cell holding the point in a grid whose
+#: shapes are grown by that reach, rounded up to a multiple of ``_HALO_STEP``: no duplicate
+#: pairs, no box expansion (3-5x faster than the box grid for 1,000-3,000 rays of 5-60 px
+#: among 150 shapes). Up to ``_HALO_GRIDS`` such grids are kept; longer queries use the box
+#: grid.
+_HALO_STEP = 8.0
+_HALO_MIN_CELL = 8.0
+_HALO_GRIDS = 8
+_HALO_MAX = 256.0
 
 
 class CapsuleGrid:
@@ -163,6 +179,95 @@ class CapsuleGrid:
             return empty, empty
         cell = cell[rows]
         return _expand_runs(rows, self.cell_start[cell], count[rows], self.cell_items)
+
+
+class BroadPhase:
+    """Candidate ``(query, capsule)`` pairs for many queries at once.
+
+    Short queries (reaching at most ``_HALO_MAX`` px from a point) look up one cell of a grid
+    of the capsules grown by their reach; long ones visit every cell of their bounding box
+    in the plain grid, then drop pairs whose bounding boxes miss; a handful of capsules are
+    all tested.
+
+    Args:
+        a: Core segment starts, shape ``[m, 2]``, px.
+        b: Core segment ends, shape ``[m, 2]``, px.
+        radius: Capsule radii, shape ``[m]``, px.
+    """
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, radius: np.ndarray) -> None:
+        self.size = len(radius)
+        self._a, self._b, self._radius = a, b, radius
+        # Bounding boxes [4, m]: min x, min y, max x, max y, px.
+        self._box = np.concatenate((np.minimum(a, b).T - radius, np.maximum(a, b).T + radius))
+        self._grid = CapsuleGrid(a, b, radius)
+        self._halos: dict[tuple[float, int, int], CapsuleGrid] = {}
+
+    def pairs(
+        self,
+        first: int,
+        stop: int,
+        x: np.ndarray,
+        y: np.ndarray,
+        reach: float | np.ndarray,
+        bounds: Callable[[], tuple[np.ndarray, np.ndarray]],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(query row, capsule)`` pairs to test, rows ascending.
+
+        Args:
+            first: First capsule to consider.
+            stop: One past the last.
+            x: A point per query row, x ``[n]`` px: everything the row asks about lies
+                within ``reach`` of it (the middle of a ray, a query point).
+            y: The points' y ``[n]`` px.
+            reach: Scalar or ``[n]`` px.
+            bounds: Returns the rows' bounding boxes ``(lo [n, 2], hi [n, 2])``; called
+                only for queries too long for the one-cell lookup.
+        """
+        n, count = len(x), stop - first
+        if count <= 0 or n == 0:
+            return _EMPTY_PAIRS
+        if count > _BRUTE_FORCE_MAX:
+            longest = float(reach.max()) if isinstance(reach, np.ndarray) else reach
+            if longest <= _HALO_MAX:
+                # Exact enough already: a bounding-box pass here costs more than it saves.
+                grid = self._halo(longest, first, stop)
+                rows, items = grid.point_pairs(x, y)
+                return rows, items + first if first else items
+            lo, hi = bounds()
+            rows, items = self._grid.pairs(lo, hi)
+            if count < self.size:
+                keep = np.flatnonzero((items >= first) & (items < stop))
+                rows, items = rows[keep], items[keep]
+        else:
+            lo, hi = bounds()
+            rows = np.repeat(np.arange(n), count)
+            items = np.tile(np.arange(first, stop), n)
+        # Grid cells are coarse; dropping pairs whose bounding boxes miss each other here
+        # halves the pairs the (much dearer) exact kernels see. Gathering from C-ordered
+        # [4, n] columns is 5-10x faster than from a transposed view.
+        query = np.take(np.concatenate((lo.T, hi.T)), rows, axis=1)
+        box = np.take(self._box, items, axis=1)
+        overlap = query[0] <= box[2]
+        overlap &= query[1] <= box[3]
+        overlap &= query[2] >= box[0]
+        overlap &= query[3] >= box[1]
+        keep = np.flatnonzero(overlap)
+        return rows[keep], items[keep]
+
+    def _halo(self, reach: float, first: int, stop: int) -> CapsuleGrid:
+        """The grid of shapes ``first:stop`` grown by a margin >= ``reach``, cells as wide."""
+        margin = _HALO_STEP * max(1, math.ceil(reach / _HALO_STEP))
+        key = (margin, first, stop)
+        grid = self._halos.get(key)
+        if grid is None:
+            if len(self._halos) >= _HALO_GRIDS:
+                del self._halos[next(iter(self._halos))]  # the oldest
+            a, b, radius = self._a[first:stop], self._b[first:stop], self._radius[first:stop]
+            cell = max(margin * 0.5, _HALO_MIN_CELL)
+            grid = CapsuleGrid(a, b, radius + margin, cell_size=cell, border=1)
+            self._halos[key] = grid
+        return grid
 
 
 def _pick_cell_size(sizes: np.ndarray, extent: np.ndarray, m: int) -> float:

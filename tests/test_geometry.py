@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_steering import geometry
+from arcade_steering import _grid, geometry
 from arcade_steering.geometry import (
     GEOMETRY_FILTER,
     KIND_NONE,
@@ -550,7 +550,7 @@ def test_grid_and_exhaustive_search_agree(monkeypatch: pytest.MonkeyPatch) -> No
     inflate = rng.uniform(0, 15, 1000)
     grid_rays = geo.raycast(starts, ends, inflate)
     grid_near = geo.nearest(starts, 40.0)
-    monkeypatch.setattr(geometry, "_BRUTE_FORCE_MAX", 10**9)
+    monkeypatch.setattr(_grid, "_BRUTE_FORCE_MAX", 10**9)
     all_rays = geo.raycast(starts, ends, inflate)
     all_near = geo.nearest(starts, 40.0)
     for field in RAY_FIELDS:
@@ -644,7 +644,7 @@ def test_far_apart_shapes_keep_the_grid_small() -> None:
     for i in range(12):
         add_obstacle(space, (i * 1e6, -i * 1e6), 3)
     geo = StaticGeometry(space)
-    assert geo._grid.nx * geo._grid.ny <= 1 << 18
+    assert geo._broad._grid.nx * geo._broad._grid.ny <= 1 << 18
     points = np.array([[5e6, -5e6 + 10], [0.0, 0.0], [1e9, 1e9]])
     near = geo.nearest(points, 20.0)
     np.testing.assert_array_equal(near.found, [True, True, False])
@@ -719,11 +719,13 @@ def test_geometry_modules_do_not_import_arcade() -> None:
     """pymunk sits behind geometry.py; arcade stays out of it and its kernels."""
     import inspect
 
-    from arcade_steering import _geometry_kernels, _grid
+    from arcade_steering import _capsule_queries, _geometry_kernels
 
-    for module in (geometry, _geometry_kernels, _grid):
+    for module in (geometry, _capsule_queries, _geometry_kernels, _grid):
         source = inspect.getsource(module)
         assert "import arcade\n" not in source and "from arcade import" not in source
+        if module is not geometry:
+            assert "import pymunk" not in source, module.__name__
 
 
 # --------------------------------------------------------------------------- hot-path API
@@ -738,7 +740,7 @@ def test_one_cell_lookup_and_box_grid_agree(monkeypatch: pytest.MonkeyPatch) -> 
     inflate = rng.uniform(0, 10, 800)
     short_rays = geo.raycast(starts, ends, inflate)
     short_near = geo.nearest(starts, 12.0)
-    monkeypatch.setattr(geometry, "_HALO_MAX", -1.0)
+    monkeypatch.setattr(_grid, "_HALO_MAX", -1.0)
     box_rays = geo.raycast(starts, ends, inflate)
     box_near = geo.nearest(starts, 12.0)
     for field in RAY_FIELDS:

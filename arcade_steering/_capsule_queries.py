@@ -1,0 +1,585 @@
+"""Batched queries over capsules held in numpy arrays: the core of :class:`StaticGeometry`.
+
+:class:`CapsuleQueries` holds walls and obstacles as capsules (a core segment ``a -> b`` with
+a radius; a circle has ``a == b``) in column arrays, with uniform grids for the broad phase
+(:mod:`arcade_steering._grid`) and the narrow-phase kernels of
+:mod:`arcade_steering._geometry_kernels`. :class:`~arcade_steering.geometry.StaticGeometry`
+fills it from a pymunk space; nothing here knows pymunk or arcade.
+
+The per-frame methods (:meth:`~CapsuleQueries.cast`, :meth:`~CapsuleQueries.near`,
+:meth:`~CapsuleQueries.pairs` and the pair-level ones) skip argument checks and hold 2-D
+vectors as complex numbers ``x + iy`` where that saves numpy calls: at the sizes steering
+works with, the count of numpy calls, not the rows, sets the cost.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from arcade_steering import _geometry_kernels as _k
+from arcade_steering._grid import BroadPhase
+
+__all__ = ["KIND_NONE", "KIND_OBSTACLE", "KIND_WALL", "CapsuleQueries", "NearestHits", "RayHits"]
+
+#: Values of the ``kind`` field of :class:`RayHits` and :class:`NearestHits`.
+KIND_NONE, KIND_WALL, KIND_OBSTACLE = 0, 1, 2
+
+Kinds = Literal["walls", "obstacles", "all"]
+_KINDS = ("walls", "obstacles", "all")
+#: Below this distance (px) from a core a direction from the core is not trusted.
+_ON_CORE = 1e-9
+
+
+# --------------------------------------------------------------------------- query results
+
+
+class RayHits(NamedTuple):
+    """First contacts of ``n`` swept circles (rays), from :meth:`StaticGeometry.raycast`.
+
+    Attributes:
+        hit: ``[n]`` bool, whether the ray touches a shape.
+        alpha: ``[n]`` fraction of the ray travelled at first contact, in [0, 1]; 1 where
+            no hit, 0 where the ray starts inside (or touching and moving into) a shape.
+        point: ``[n, 2]`` px, the ray's position (the swept circle's centre) at first
+            contact; the end where no hit. The contact on the surface is
+            ``point - normal * inflate``.
+        normal: ``[n, 2]`` unit outward surface normal at the contact; for a ray starting
+            inside, the outward gradient at the start (as :meth:`StaticGeometry.nearest`);
+            zero where no hit.
+        shape: ``[n]`` int, index into :attr:`StaticGeometry.shapes`, -1 where no hit.
+        kind: ``[n]`` int8, :data:`KIND_WALL`, :data:`KIND_OBSTACLE` or :data:`KIND_NONE`.
+    """
+
+    hit: np.ndarray
+    alpha: np.ndarray
+    point: np.ndarray
+    normal: np.ndarray
+    shape: np.ndarray
+    kind: np.ndarray
+
+
+class NearestHits(NamedTuple):
+    """Nearest surfaces to ``n`` points, from :meth:`StaticGeometry.nearest`.
+
+    Attributes:
+        found: ``[n]`` bool, whether a surface lies within ``max_distance``.
+        distance: ``[n]`` px, signed distance to the nearest surface (negative inside);
+            ``max_distance`` where not found, so it is always finite.
+        point: ``[n, 2]`` px, the closest point on that surface; the query point where not
+            found.
+        normal: ``[n, 2]`` unit outward gradient of the distance at the query point (for a
+            point on a segment's centre line, the segment's ``normal``, i.e. its right
+            normal; at a circle's centre, +y; both as pymunk); zero where not found.
+        shape: ``[n]`` int, index into :attr:`StaticGeometry.shapes`, -1 where not found.
+        kind: ``[n]`` int8, :data:`KIND_WALL`, :data:`KIND_OBSTACLE` or :data:`KIND_NONE`.
+    """
+
+    found: np.ndarray
+    distance: np.ndarray
+    point: np.ndarray
+    normal: np.ndarray
+    shape: np.ndarray
+    kind: np.ndarray
+
+
+# --------------------------------------------------------------------------- the queries
+
+
+class CapsuleQueries:
+    """Walls (segments, first) and obstacles (circles) as capsule arrays, and batched queries.
+
+    Queries treat shapes as solids: a segment is a capsule of its radius, a circle a disc.
+    A uniform grid limits each query row to the shapes near it; a handful of shapes are
+    searched exhaustively. Fill it with :meth:`_load`.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._n_segments = 0
+        self._cols = np.zeros((_k.NCOL, 0))
+        self._start_z = np.zeros(0, dtype=complex)
+        self._turn_z = np.zeros(0, dtype=complex)
+        self._kind = np.zeros(0, dtype=np.int8)
+        self._broad = BroadPhase(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+
+    def __len__(self) -> int:
+        """Number of shapes."""
+        return self._count
+
+    @property
+    def segment_a(self) -> np.ndarray:
+        """``[m, 2]`` world px, first ends of the mirrored segments (read-only view)."""
+        return self._view(_k.AX, slice(None, self._n_segments))
+
+    @property
+    def segment_b(self) -> np.ndarray:
+        """``[m, 2]`` world px, second ends of the mirrored segments (read-only view)."""
+        return self._view(_k.BX, slice(None, self._n_segments))
+
+    @property
+    def segment_radius(self) -> np.ndarray:
+        """``[m]`` px, radii (half thicknesses) of the mirrored segments (read-only view)."""
+        return self._view(_k.RAD, slice(None, self._n_segments))
+
+    @property
+    def circle_center(self) -> np.ndarray:
+        """``[k, 2]`` world px, centres of the mirrored circles (read-only view)."""
+        return self._view(_k.AX, slice(self._n_segments, None))
+
+    @property
+    def circle_radius(self) -> np.ndarray:
+        """``[k]`` px, radii of the mirrored circles (read-only view)."""
+        return self._view(_k.RAD, slice(self._n_segments, None))
+
+    @property
+    def kind(self) -> np.ndarray:
+        """``[m + k]`` int8 :data:`KIND_WALL` or :data:`KIND_OBSTACLE` per mirrored shape."""
+        view = self._kind.view()
+        view.flags.writeable = False
+        return view
+
+    def _view(self, column: int, rows: slice) -> np.ndarray:
+        """Read-only ``[r, 2]`` view of an x/y column pair, or ``[r]`` of the radius."""
+        cols = self._cols[column : column + 2] if column != _k.RAD else self._cols[column]
+        view = cols[..., rows].T
+        view.flags.writeable = False
+        return view
+
+    def _load(self, a: np.ndarray, b: np.ndarray, radius: np.ndarray, segments: int) -> None:
+        """Hold new shapes: capsules ``a -> b`` ``[m, 2]`` px of ``radius`` ``[m]`` px, the
+        first ``segments`` of them walls, the rest obstacles (circles, ``a == b``)."""
+        m = segments
+        length = np.hypot(*(b - a).T)
+        safe = np.where(length > 0.0, length, 1.0)
+        ux = np.where(length > 0.0, (b[:, 0] - a[:, 0]) / safe, 1.0)
+        uy = np.where(length > 0.0, (b[:, 1] - a[:, 1]) / safe, 0.0)
+        on_core = np.stack((uy, -ux), axis=1)  # a segment's right normal, as pymunk
+        on_core[m:] = (0.0, 1.0)  # +y at a circle's centre, as pymunk
+        cols = np.empty((_k.NCOL, len(a)))
+        cols[_k.AX : _k.AY + 1] = a.T
+        cols[_k.BX : _k.BY + 1] = b.T
+        cols[_k.UX], cols[_k.UY], cols[_k.LEN], cols[_k.RAD] = ux, uy, length, radius
+        cols[_k.GX : _k.GY + 1] = on_core.T
+        self._cols = cols
+        # The same, as complex numbers for the ray kernel: first ends and conj(direction).
+        self._start_z = a[:, 0] + 1j * a[:, 1]
+        self._turn_z = ux - 1j * uy
+        self._count = len(a)
+        self._n_segments = m
+        self._kind = np.full(len(a), KIND_OBSTACLE, dtype=np.int8)
+        self._kind[:m] = KIND_WALL
+        self._broad = BroadPhase(a, b, radius)
+
+    # ----------------------------------------------------------------------- queries
+
+    def raycast(
+        self,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        inflate: float | np.ndarray = 0.0,
+        kinds: Kinds = "all",
+    ) -> RayHits:
+        """First contact of circles of radius ``inflate`` swept from ``starts`` to ``ends``.
+
+        Equivalent to casting thin rays against shapes grown by ``inflate``: segments become
+        capsules of radius ``segment radius + inflate``, circles discs of ``radius + inflate``.
+        A ray starting inside a grown shape hits it at alpha 0, with the outward gradient at
+        the start as normal (the deepest shape wins where several overlap); one starting
+        exactly on a surface hits at alpha 0 only if it moves inwards. A zero-length ray
+        (start == end) is a point test. Rays up to about 500 px long (with ``inflate``)
+        cost a few numpy calls per ray batch, whatever their number; longer ones visit every
+        grid cell of their bounding boxes.
+
+        Args:
+            starts: Ray starts, shape ``[n, 2]``, world px; ``n`` may be 0.
+            ends: Ray ends, shape ``[n, 2]``, world px.
+            inflate: Radius of the swept circle in px, >= 0: a scalar or shape ``[n]``.
+            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
+
+        Returns:
+            A :class:`RayHits` of ``n`` rows, all finite.
+
+        Raises:
+            TypeError: A non-numeric argument.
+            ValueError: Bad shapes, non-finite values, negative ``inflate`` or unknown
+                ``kinds``.
+        """
+        s = _rows(starts, "starts")
+        e = _rows(ends, "ends")
+        if e.shape != s.shape:
+            raise ValueError(f"ends must have the shape of starts {s.shape}, got {e.shape}")
+        grow = _per_row(inflate, len(s), "inflate")
+        return self.cast(s, e, grow, kinds)
+
+    def cast(
+        self,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        inflate: float | np.ndarray,
+        kinds: Kinds = "all",
+    ) -> RayHits:
+        """:meth:`raycast` without the argument checks, for the per-frame hot path.
+
+        Args:
+            starts: Finite float array ``[n, 2]``, px.
+            ends: Finite float array ``[n, 2]``, px.
+            inflate: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`raycast`.
+        """
+        first, stop = self._kind_rows(kinds)
+        grow = inflate
+        # 2-D vectors as complex numbers: one numpy call per vector operation, 1-D gathers.
+        sz = _complex(starts)
+        dz = _complex(ends) - sz
+        per_row = isinstance(grow, np.ndarray)
+        # Half the ray's taxicab length bounds half its length: a cheap, safe reach.
+        reach = np.abs(dz.real)
+        reach += np.abs(dz.imag)
+        reach *= 0.5
+        reach += grow
+        mid = sz + 0.5 * dz
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = grow[:, None] if per_row else grow
+            return np.minimum(starts, ends) - pad, np.maximum(starts, ends) + pad
+
+        rows, items = self._broad.pairs(first, stop, mid.real, mid.imag, reach, bounds)
+        return self.cast_pairs(starts, ends, inflate, rows, items)
+
+    def cast_pairs(
+        self,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        inflate: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+    ) -> RayHits:
+        """First contacts of swept circles with given candidate shapes only.
+
+        The narrow phase of :meth:`raycast`: a caller that already has candidates (from
+        :meth:`pairs`, for several rays or several steps at once) tests just those. No
+        argument checks.
+
+        Args:
+            starts: Finite float array ``[n, 2]``, px.
+            ends: Finite float array ``[n, 2]``, px.
+            inflate: Float >= 0 or finite float array ``[n]``, px.
+            rows: ``[p]`` ray of each candidate pair, ascending.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+
+        Returns:
+            A :class:`RayHits` of ``n`` rows, as :meth:`raycast` would give if the pairs
+            held every shape each swept circle touches.
+        """
+        n = len(starts)
+        hit = np.zeros(n, dtype=bool)
+        alpha = np.ones(n)
+        point = np.array(ends, dtype=float)
+        normal = np.zeros((n, 2))
+        shape = np.full(n, -1, dtype=np.intp)
+        kind = np.zeros(n, dtype=np.int8)
+        if len(rows) == 0:  # nothing near any ray: the common case, kept cheap
+            return RayHits(hit, alpha, point, normal, shape, kind)
+        sz = _complex(starts)
+        dz = _complex(ends) - sz
+        sr, dr = sz[rows], dz[rows]
+        turn = self._turn_z[shapes]
+        cols = self._cols
+        grown = cols[_k.RAD].take(shapes)
+        grown += inflate[rows] if isinstance(inflate, np.ndarray) else inflate
+        key = _k.ray_keys_local(
+            (sr - self._start_z[shapes]) * turn, dr * turn, cols[_k.LEN].take(shapes), grown
+        )
+        at, pair, best = _k.first_min(rows, key)
+        if len(at) == 0:
+            return RayHits(hit, alpha, point, normal, shape, kind)
+        j = shapes[pair]
+        hit[at] = True
+        shape[at] = j
+        kind[at] = self._kind[j]
+        reached = np.maximum(best, 0.0)
+        alpha[at] = reached
+        sr, dr = sr[pair], dr[pair]
+        contact = sr + reached * dr
+        point.view(np.complex128)[at, 0] = contact
+        sh = cols.take(j, axis=1)
+        nx, ny = _k.contact_normal(
+            contact.real, contact.imag, sr.real, sr.imag, dr.real, dr.imag, best < 0.0, sh
+        )
+        normal[at, 0] = nx
+        normal[at, 1] = ny
+        return RayHits(hit, alpha, point, normal, shape, kind)
+
+    def nearest(
+        self,
+        points: np.ndarray,
+        max_distance: float | np.ndarray,
+        kinds: Kinds = "all",
+    ) -> NearestHits:
+        """Nearest shape surface to each point, within ``max_distance``.
+
+        Matches ``space.point_query_nearest(point, max_distance, filter)``: the shape with
+        the smallest signed distance wins (the deepest one where shapes overlap), except
+        that a surface exactly ``max_distance`` away counts as found. Cost grows with
+        ``max_distance``: keep it to what the caller needs.
+
+        Args:
+            points: Query points, shape ``[n, 2]``, world px; ``n`` may be 0.
+            max_distance: Search radius in px, finite and >= 0: a scalar or shape ``[n]``.
+            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
+
+        Returns:
+            A :class:`NearestHits` of ``n`` rows, all finite.
+
+        Raises:
+            TypeError: A non-numeric argument.
+            ValueError: Bad shapes, non-finite values, negative ``max_distance`` or unknown
+                ``kinds``.
+        """
+        p = _rows(points, "points")
+        reach = _per_row(max_distance, len(p), "max_distance")
+        return self.near(p, reach, kinds)
+
+    def near(
+        self,
+        points: np.ndarray,
+        max_distance: float | np.ndarray,
+        kinds: Kinds = "all",
+    ) -> NearestHits:
+        """:meth:`nearest` without the argument checks, for the per-frame hot path.
+
+        Args:
+            points: Finite float array ``[n, 2]``, px.
+            max_distance: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`nearest`.
+        """
+        p, reach = points, max_distance
+        first, stop = self._kind_rows(kinds)
+        per_row = isinstance(reach, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = reach[:, None] if per_row else reach
+            return p - pad, p + pad
+
+        rows, items = self._broad.pairs(first, stop, p[:, 0], p[:, 1], reach, bounds)
+        return self.near_pairs(p, reach, rows, items)
+
+    def near_pairs(
+        self,
+        points: np.ndarray,
+        max_distance: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+    ) -> NearestHits:
+        """Nearest surfaces among given candidate shapes only.
+
+        The narrow phase of :meth:`nearest`, for a caller that already has candidates (from
+        :meth:`pairs`, perhaps for several queries at once). No argument checks.
+
+        Args:
+            points: Finite float array ``[n, 2]``, px.
+            max_distance: Float >= 0 or finite float array ``[n]``, px.
+            rows: ``[p]`` query point of each candidate pair, ascending.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+        """
+        p, reach = points, max_distance
+        n = len(p)
+        per_row = isinstance(reach, np.ndarray)
+        found = np.zeros(n, dtype=bool)
+        distance = reach.copy() if per_row else np.full(n, float(reach))
+        point = np.array(p, dtype=float)
+        normal = np.zeros((n, 2))
+        shape = np.full(n, -1, dtype=np.intp)
+        kind = np.zeros(n, dtype=np.int8)
+        if len(rows) == 0:
+            return NearestHits(found, distance, point, normal, shape, kind)
+        sh = self._cols.take(shapes, axis=1)
+        q = _complex(point)[rows]
+        signed = _k.core_distance(q.real, q.imag, sh)
+        signed -= sh[_k.RAD]
+        limit = reach[rows] if per_row else reach
+        at, pair, best = _k.first_min(rows, np.where(signed <= limit, signed, np.inf))
+        if len(at) == 0:
+            return NearestHits(found, distance, point, normal, shape, kind)
+        j = shapes[pair]
+        found[at] = True
+        distance[at] = best
+        shape[at] = j
+        kind[at] = self._kind[j]
+        sh = sh[:, pair]
+        q = q[pair]
+        gx, gy, cx, cy = _k.gradient(q.real, q.imag, sh)
+        normal[at, 0], normal[at, 1] = gx, gy
+        point[at, 0] = cx + sh[_k.RAD] * gx
+        point[at, 1] = cy + sh[_k.RAD] * gy
+        return NearestHits(found, distance, point, normal, shape, kind)
+
+    def candidates(
+        self, points: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Shapes that may lie within ``reach`` of each point: a broad phase for callers
+        running their own exact tests (a detection box, a cone) over the pairs.
+
+        Every shape whose surface is within ``reach`` of a point is listed for it, once;
+        some farther ones may be listed too.
+
+        Args:
+            points: Query points, shape ``[n, 2]``, world px.
+            reach: Search radius in px, finite and >= 0: a scalar or shape ``[n]``.
+            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
+
+        Returns:
+            ``(rows, shapes)``: two ``[p]`` int arrays, a query row and an index into
+            :attr:`shapes` per pair, ``rows`` ascending.
+        """
+        p = _rows(points, "points")
+        radius = _per_row(reach, len(p), "reach")
+        per_row = isinstance(radius, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            pad = radius[:, None] if per_row else radius
+            return p - pad, p + pad
+
+        return self._broad.pairs(*self._kind_rows(kinds), p[:, 0], p[:, 1], radius, bounds)
+
+    def pairs(
+        self, x: np.ndarray, y: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`candidates` without the argument checks, for the per-frame hot path.
+
+        Args:
+            x: Query points' x, finite ``[n]`` px.
+            y: Query points' y, finite ``[n]`` px.
+            reach: Float >= 0 or finite float array ``[n]``, px.
+            kinds: As :meth:`candidates`.
+        """
+        per_row = isinstance(reach, np.ndarray)
+
+        def bounds() -> tuple[np.ndarray, np.ndarray]:
+            p = np.column_stack((x, y))
+            pad = reach[:, None] if per_row else reach
+            return p - pad, p + pad
+
+        return self._broad.pairs(*self._kind_rows(kinds), x, y, reach, bounds)
+
+    def capsules(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """First ends (a circle's centre) and radii of shape rows, as 1-D columns.
+
+        Args:
+            shapes: ``[k]`` indices into :attr:`shapes`.
+
+        Returns:
+            ``(x [k], y [k], radius [k])`` in px.
+        """
+        cols = self._cols
+        return cols[_k.AX].take(shapes), cols[_k.AY].take(shapes), cols[_k.RAD].take(shapes)
+
+    def frames(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cores of shape rows as complex numbers ``x + iy``.
+
+        Args:
+            shapes: ``[k]`` indices into :attr:`shapes`.
+
+        Returns:
+            ``(a [k], u [k], length [k])``: first end (a circle's centre), unit direction
+            (1 for a circle) and core length in px; the core runs from ``a`` to
+            ``a + length * u``.
+        """
+        return self._start_z[shapes], self._turn_z[shapes].conj(), self._cols[_k.LEN].take(shapes)
+
+    def overlaps(
+        self,
+        points: np.ndarray,
+        radius: float | np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+        normals: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """How deep circles overlap given candidate shapes, and which way is out.
+
+        A narrow phase for a collision step: every pair at once, not just the deepest shape
+        per circle (:meth:`near_pairs`), so a circle pinched in a corner sees both walls.
+        No argument checks.
+
+        Args:
+            points: Circle centres, finite float array ``[n, 2]``, px.
+            radius: Circle radii, float >= 0 or ``[n]``, px.
+            rows: ``[p]`` circle of each candidate pair.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+            normals: Whether to compute the normals (else None is returned for them).
+
+        Returns:
+            ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
+            unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
+            a segment's right normal, +y for a circle).
+        """
+        cols = self._cols
+        turn = self._turn_z[shapes]
+        local = (_complex(points)[rows] - self._start_z[shapes]) * turn
+        along = np.maximum(local.real, 0.0)
+        np.minimum(along, cols[_k.LEN].take(shapes), out=along)
+        local -= along
+        distance = np.abs(local)
+        depth = cols[_k.RAD].take(shapes)
+        depth -= distance
+        depth += radius[rows] if isinstance(radius, np.ndarray) else radius
+        if not normals:
+            return depth, None
+        on_core = distance <= _ON_CORE
+        distance[on_core] = 1.0
+        normal = local / distance * turn.conj()
+        if on_core.any():
+            at = on_core.nonzero()[0]
+            j = shapes[at]
+            normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
+        return depth, normal.view(np.float64).reshape(-1, 2)
+
+    def _kind_rows(self, kinds: object) -> tuple[int, int]:
+        """Rows ``(first, stop)`` of :attr:`shapes` holding ``kinds`` (segments come first)."""
+        if kinds == "all":
+            return 0, self._count
+        if kinds == "walls":
+            return 0, self._n_segments
+        if kinds == "obstacles":
+            return self._n_segments, self._count
+        raise ValueError(f"kinds must be one of {_KINDS}, got {kinds!r}")
+
+
+def _complex(points: np.ndarray) -> np.ndarray:
+    """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
+    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
+
+
+def _rows(value: object, name: str) -> np.ndarray:
+    """Validate ``[n, 2]`` finite coordinates (an empty sequence is ``[0, 2]``)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of (x, y) rows") from None
+    if arr.size == 0:
+        arr = arr.reshape(0, 2)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (n, 2), got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite")
+    return arr
+
+
+def _per_row(value: object, n: int, name: str) -> float | np.ndarray:
+    """Validate a finite, non-negative scalar or ``[n]`` array."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or an array of numbers") from None
+    if arr.ndim == 0:
+        scalar = float(arr)
+        if not np.isfinite(scalar) or scalar < 0.0:
+            raise ValueError(f"{name} must be finite and >= 0, got {scalar}")
+        return scalar
+    if arr.shape != (n,):
+        raise ValueError(f"{name} must be a scalar or have shape ({n},), got {arr.shape}")
+    if not (np.isfinite(arr).all() and (arr >= 0.0).all()):
+        raise ValueError(f"{name} must be finite and >= 0")
+    return arr
