@@ -20,23 +20,45 @@ from typing import Any
 import numpy as np
 
 _get_position = operator.attrgetter("position")
+_get_raw_position = operator.attrgetter("_position")
 _get_hit_box = operator.attrgetter("_hit_box")
 _get_sprite_lists = operator.attrgetter("sprite_lists")
 
 _fast_types: dict[type, tuple[bool, bool]] = {}
 
 
-def read_positions(sprites: np.ndarray) -> np.ndarray:
-    """Positions ``(n, 2)`` of an object array of sprites."""
-    flat = chain.from_iterable(map(_get_position, sprites))
+def fast_setters(sprite: Any) -> tuple[bool, bool]:
+    """Whether this module may replace ``sprite``'s position and angle setters."""
+    cls = type(sprite)
+    known = _fast_types.get(cls)
+    if known is None:
+        known = _fast_types[cls] = _inspect_type(cls)
+    return known
+
+
+def read_positions(sprites: np.ndarray, fast: np.ndarray | None = None) -> np.ndarray:
+    """Positions ``(n, 2)`` of an object array of sprites.
+
+    Args:
+        sprites: The sprites ``(n,)``.
+        fast: Which of them have arcade's own position property ``(n,)``; when all do, their
+            stored ``_position`` is read without going through the property.
+    """
+    getter = _get_raw_position if fast is not None and fast.all() else _get_position
+    flat = chain.from_iterable(map(getter, sprites))
     return np.fromiter(flat, dtype=float, count=2 * len(sprites)).reshape(len(sprites), 2)
 
 
-def write_positions(sprites: np.ndarray, positions: np.ndarray) -> None:
-    """Set ``sprite.position`` of each sprite to its row of ``positions`` ``(n, 2)``."""
-    fast = _fast_mask(sprites, 0)
-    slow = ~fast
+def write_positions(sprites: np.ndarray, positions: np.ndarray, fast: np.ndarray) -> None:
+    """Set ``sprite.position`` of each sprite to its row of ``positions`` ``(n, 2)``.
+
+    Args:
+        sprites: The sprites ``(n,)``.
+        positions: New positions ``(n, 2)``, px.
+        fast: Which sprites may be written in bulk (``fast_setters(sprite)[0]``) ``(n,)``.
+    """
     values = list(zip(positions[:, 0].tolist(), positions[:, 1].tolist(), strict=True))
+    slow = ~fast
     if slow.any():
         for sprite, value in zip(sprites[slow], _pick(values, slow), strict=True):
             sprite.position = value
@@ -44,11 +66,16 @@ def write_positions(sprites: np.ndarray, positions: np.ndarray) -> None:
         _write_fast(sprites[fast], _pick(values, fast), positions[fast], "_position", slice(0, 2))
 
 
-def write_angles(sprites: np.ndarray, angles: np.ndarray) -> None:
-    """Set ``sprite.angle`` (degrees, clockwise) of each sprite to ``angles`` ``(n,)``."""
-    fast = _fast_mask(sprites, 1)
-    slow = ~fast
+def write_angles(sprites: np.ndarray, angles: np.ndarray, fast: np.ndarray) -> None:
+    """Set ``sprite.angle`` (degrees, clockwise) of each sprite to ``angles`` ``(n,)``.
+
+    Args:
+        sprites: The sprites ``(n,)``.
+        angles: New angles ``(n,)``, degrees clockwise.
+        fast: Which sprites may be written in bulk (``fast_setters(sprite)[1]``) ``(n,)``.
+    """
     values = angles.tolist()
+    slow = ~fast
     if slow.any():
         for sprite, value in zip(sprites[slow], _pick(values, slow), strict=True):
             sprite.angle = value
@@ -83,20 +110,6 @@ def _write_sprite_lists(sprites: np.ndarray, column: np.ndarray, buffer: slice) 
         data[slots[member], buffer] = column[member]
         sprite_list._sprite_pos_angle_changed = True
     return hashed
-
-
-def _fast_mask(sprites: np.ndarray, which: int) -> np.ndarray:
-    """Which sprites' setters (0: position, 1: angle) this module may replace."""
-    kinds = list(map(type, sprites))
-    fast = {kind: _fast_type(kind)[which] for kind in set(kinds)}
-    return np.fromiter(map(fast.__getitem__, kinds), dtype=bool, count=len(sprites))
-
-
-def _fast_type(cls: type) -> tuple[bool, bool]:
-    known = _fast_types.get(cls)
-    if known is None:
-        known = _fast_types[cls] = _inspect_type(cls)
-    return known
 
 
 def _inspect_type(cls: type) -> tuple[bool, bool]:

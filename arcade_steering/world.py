@@ -13,7 +13,7 @@ from . import geometry
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
-from ._sprite_sync import read_positions, write_angles, write_positions
+from ._sprite_sync import fast_setters, read_positions, write_angles, write_positions
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
 from ._vec import lengths, truncate
@@ -43,6 +43,8 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "rotate": ((), bool, False),
     "solid": ((), bool, False),
     "sprite": ((), object, None),
+    "fast_position": ((), bool, False),
+    "fast_angle": ((), bool, False),
     "agent": ((), object, None),
     "behavior": ((), object, None),
     "shape_key": ((), object, None),
@@ -178,6 +180,7 @@ class SteeringWorld:
             self._heading[slot] = np.divide(row["velocity"], speed)
         agent = SteeringAgent(self, slot)
         self._sprite[slot] = sprite
+        self._fast_position[slot], self._fast_angle[slot] = fast_setters(sprite)
         self._agent[slot] = agent
         self._behavior[slot] = behavior
         self._shape_key[slot] = key
@@ -337,7 +340,7 @@ class SteeringWorld:
 
     def _pull_sprites(self, rows: np.ndarray) -> np.ndarray:
         """Take positions from the sprites: a game may have moved one since the last update."""
-        pulled = read_positions(self._sprite[rows])
+        pulled = read_positions(self._sprite[rows], self._fast_position[rows])
         finite = np.isfinite(pulled).all(axis=1)
         self._position[rows[finite]] = pulled[finite]
         return pulled
@@ -346,14 +349,15 @@ class SteeringWorld:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position.take(rows, axis=0)
         moved = (position != pulled).any(axis=1)
-        write_positions(self._sprite[rows[moved]], position[moved])
+        slots = rows[moved]
+        write_positions(self._sprite[slots], position[moved], self._fast_position[slots])
         turning = rows[self._rotate[rows]]
         angle = arcade_angle(self._heading.take(turning, axis=0), self._facing[turning])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = np.abs((angle - self._angle[turning] + 180.0) % 360.0 - 180.0) > 1e-9
         turning = turning[turned]
         self._angle[turning] = angle[turned]
-        write_angles(self._sprite[turning], angle[turned])
+        write_angles(self._sprite[turning], angle[turned], self._fast_angle[turning])
 
     # -- neighbours -------------------------------------------------------------------------
 

@@ -10,8 +10,24 @@ import arcade
 import numpy as np
 import pytest
 
-from arcade_steering._sprite_sync import read_positions, write_angles, write_positions
+from arcade_steering._sprite_sync import (
+    fast_setters,
+    read_positions,
+    write_angles,
+    write_positions,
+)
 from arcade_steering.testing import StubSprite
+
+
+def _fast(sprites: np.ndarray, which: int) -> np.ndarray:
+    return np.array([fast_setters(sprite)[which] for sprite in sprites], dtype=bool)
+
+
+def _write(sprites: np.ndarray, positions: np.ndarray | None = None, angles=None) -> None:
+    if positions is not None:
+        write_positions(sprites, positions, _fast(sprites, 0))
+    if angles is not None:
+        write_angles(sprites, angles, _fast(sprites, 1))
 
 
 def _sprites(count: int, spatial_hash: bool = False) -> tuple[arcade.SpriteList, np.ndarray]:
@@ -42,8 +58,8 @@ def test_batched_write_equals_public_setters(spatial_hash: bool) -> None:
     for sprite in batched_list:
         sprite.hit_box.get_adjusted_points()
 
-    write_positions(batched[2:], positions[2:])
-    write_angles(batched[1:], angles[1:])
+    _write(batched[2:], positions[2:])
+    _write(batched[1:], angles=angles[1:])
     for sprite, (x, y) in zip(public[2:], positions[2:].tolist(), strict=True):
         sprite.position = (x, y)
     for sprite, angle in zip(public[1:], angles[1:].tolist(), strict=True):
@@ -60,7 +76,7 @@ def test_sprite_in_two_lists_updates_both() -> None:
     first, sprites = _sprites(3)
     second = arcade.SpriteList()
     second.append(sprites[1])
-    write_positions(sprites, np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    _write(sprites, np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     data = np.array(second._sprite_pos_angle_data).reshape(-1, 4)
     assert tuple(data[second.sprite_slot[sprites[1]], :2]) == (3.0, 4.0)
     assert sprites[1].position == (3.0, 4.0)
@@ -81,8 +97,9 @@ def test_other_objects_use_their_own_setters() -> None:
             arcade.Sprite.position.fset(self, value)
 
     sprites = np.array([StubSprite(0, 0), Tracked(), StubSprite(1, 1)], dtype=object)
-    write_positions(sprites, np.array([[5.0, 5.0], [6.0, 6.0], [7.0, 7.0]]))
-    write_angles(sprites, np.array([10.0, 20.0, 30.0]))
+    assert _fast(sprites, 0).tolist() == [False, False, False]
+    assert _fast(sprites, 1).tolist() == [False, True, False]  # Tracked keeps Sprite.angle
+    _write(sprites, np.array([[5.0, 5.0], [6.0, 6.0], [7.0, 7.0]]), np.array([10.0, 20.0, 30.0]))
     assert Tracked.moves == 1
     assert read_positions(sprites).tolist() == [[5.0, 5.0], [6.0, 6.0], [7.0, 7.0]]
     assert [s.angle for s in sprites] == [10.0, 20.0, 30.0]
@@ -90,3 +107,10 @@ def test_other_objects_use_their_own_setters() -> None:
 
 def test_read_positions_of_none() -> None:
     assert read_positions(np.array([], dtype=object)).shape == (0, 2)
+
+
+def test_read_positions_of_plain_sprites_reads_the_stored_position() -> None:
+    _, sprites = _sprites(3)
+    fast = _fast(sprites, 0)
+    assert fast.all()
+    assert read_positions(sprites, fast).tolist() == [[0, 0], [3, 2], [6, 4]]
