@@ -374,3 +374,30 @@ def test_debug_overlay_records_feelers_hits_boxes_and_threats() -> None:
     for color in (FEELER_COLOR, HIT_COLOR, BOX_COLOR, THREAT_COLOR):
         assert color in recorded.segments, color
     assert HIT_COLOR in recorded.dots
+
+
+@pytest.mark.parametrize("make", [steer.AvoidWalls, steer.AvoidObstacles])
+def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
+    """(n, 2) finite forces for n = 0, 1 and coincident agents; a batch equals its members
+    run one by one."""
+    from arcade_steering._batches import Batch
+    from arcade_steering.context import BatchFrame, evaluate
+
+    world = steer.SteeringWorld(seed=0)
+    world.add_wall((-50, 30), (50, 30))
+    world.add_obstacle((0, 60), 15)
+    world.geometry  # noqa: B018 - sync, as update() does
+    component = make()
+    states = [((0.0, 0.0), (0.0, 150.0)), ((0.0, 0.0), (0.0, 150.0)), ((40.0, 10.0), (-90, 90))]
+    agents = [world.attach(StubSprite(*p), component, velocity=v, max_speed=200) for p, v in states]
+    slots = np.array([agent._slot for agent in agents])
+    empty = evaluate(BatchFrame(world, slots[:0], DT, None), Batch(slots[:0], [component]).root)
+    assert empty.shape == (0, 2)
+    together = evaluate(BatchFrame(world, slots, DT, None), Batch(slots, [component] * 3).root)
+    assert together.shape == (3, 2) and np.isfinite(together).all()
+    np.testing.assert_array_equal(together[0], together[1])
+    assert np.hypot(*together[0]) > 0.0
+    for index, slot in enumerate(slots):
+        one = np.array([slot])
+        alone = evaluate(BatchFrame(world, one, DT, None), Batch(one, [component]).root)
+        np.testing.assert_allclose(alone[0], together[index], atol=1e-9)

@@ -11,6 +11,8 @@ numpy call per vector operation, where the per-frame cost is the number of numpy
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._geometry_kernels import first_min
@@ -28,6 +30,9 @@ from ._avoid_kernels import (
     pass_velocity,
     wall_push,
 )
+
+if TYPE_CHECKING:
+    from ..geometry import StaticGeometry
 
 #: Length (px) of the normals drawn at feeler contacts.
 _NORMAL_DRAWN = 12.0
@@ -105,7 +110,7 @@ class AvoidWalls(SteeringComponent):
         starts = position[agents]
         starts = np.concatenate((starts, starts, starts))
         grown = radius[agents]
-        hits = ctx.geometry.cast_pairs(
+        hits = geometry.cast_pairs(
             as_points(starts),
             as_points(starts + directions * lengths),
             np.concatenate((grown, grown, grown)),
@@ -251,7 +256,9 @@ class AvoidObstacles(SteeringComponent):
 MIN_CRUISE = 0.25
 
 
-def _towards_nearer_end(geometry, shape: np.ndarray, point: np.ndarray) -> np.ndarray:
+def _towards_nearer_end(
+    geometry: StaticGeometry, shape: np.ndarray, point: np.ndarray
+) -> np.ndarray:
     """Unit directions (complex ``[k]``) along walls ``shape`` towards the end nearer to
     ``point`` (complex ``[k]``): the way to slide when meeting a wall exactly head-on."""
     start, direction, length = geometry.frames(shape)
