@@ -106,7 +106,7 @@ class SteeringContext:
     @property
     def geometry(self) -> StaticGeometry:
         """The world's walls and obstacles, for batched ray casts and nearest-surface queries."""
-        return self._frame.world._geometry
+        return self._frame.world.geometry
 
     @property
     def components(self) -> list[Any]:

@@ -558,3 +558,12 @@ def test_steering_force_sees_current_neighbours_on_a_shared_world() -> None:
     first = steering_force(steer.Separation(50), position=(0, 0), world=world)
     second = steering_force(steer.Separation(50), position=(20, 0), world=world)
     assert first[0] < 0 < second[0]
+
+
+def test_steering_force_sees_walls_added_since_the_last_update() -> None:
+    from arcade_steering.testing import steering_force
+
+    world = steer.SteeringWorld()
+    world.add_wall((30, -100), (30, 100))
+    force = steering_force(steer.AvoidWalls(), position=(0, 0), velocity=(200, 0), world=world)
+    assert force[0] < 0
