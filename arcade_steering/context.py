@@ -273,13 +273,13 @@ class TargetTable:
         points = self.static.copy() if self.moving else self.static
         for j, source in self.moving:
             points[j] = world._position_of(source)
-        return points[self.inverse]
+        return points.take(self.inverse, axis=0)
 
     def velocities(self, world: SteeringWorld) -> np.ndarray:
         velocities = np.zeros_like(self.static)
         for j, source in self.moving:
             velocities[j] = world._velocity_of(source)
-        return velocities[self.inverse]
+        return velocities.take(self.inverse, axis=0)
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:

@@ -16,7 +16,7 @@ from ._motion import MotionTracker, read_position
 from ._sprite_sync import fast_setters, read_positions, write_angles, write_positions
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
-from ._vec import lengths, truncate
+from ._vec import lengths, put_rows, truncate
 from .agent import SteeringAgent
 from .component import SteeringComponent, check_component
 from .context import BatchFrame, evaluate
@@ -298,12 +298,14 @@ class SteeringWorld:
     ) -> None:
         self._neighbors = None
         for batch in batches:
-            self._force[batch.slots] = evaluate(
-                BatchFrame(self, batch.slots, dt, debug), batch.root
+            put_rows(
+                self._force,
+                batch.slots,
+                evaluate(BatchFrame(self, batch.slots, dt, debug), batch.root),
             )
         # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
         force = truncate(self._force.take(rows, axis=0), self._max_force[rows])
-        self._force[rows] = force
+        put_rows(self._force, rows, force)
         start = self._position.take(rows, axis=0)
         velocity = self._velocity.take(rows, axis=0) + force / self._mass[rows, None] * dt
         velocity = truncate(velocity, self._max_speed[rows])
@@ -317,11 +319,11 @@ class SteeringWorld:
                 velocity[solid],
                 self._radius[rows[solid]],
             )
-        self._position[rows] = position
-        self._velocity[rows] = velocity
+        put_rows(self._position, rows, position)
+        put_rows(self._velocity, rows, velocity)
         speed = lengths(velocity)
         turning = speed > HEADING_MIN_SPEED
-        self._heading[rows[turning]] = velocity[turning] / speed[turning, None]
+        put_rows(self._heading, rows[turning], velocity[turning] / speed[turning, None])
 
     def _current_batches(self) -> list[Batch]:
         if self._shape_epoch != SteeringComponent.shape_epoch:
@@ -342,7 +344,7 @@ class SteeringWorld:
         """Take positions from the sprites: a game may have moved one since the last update."""
         pulled = read_positions(self._sprite[rows], self._fast_position[rows])
         finite = np.isfinite(pulled).all(axis=1)
-        self._position[rows[finite]] = pulled[finite]
+        put_rows(self._position, rows[finite], pulled[finite])
         return pulled
 
     def _push_sprites(self, rows: np.ndarray, pulled: np.ndarray) -> None:

@@ -114,3 +114,16 @@ def test_read_positions_of_plain_sprites_reads_the_stored_position() -> None:
     fast = _fast(sprites, 0)
     assert fast.all()
     assert read_positions(sprites, fast).tolist() == [[0, 0], [3, 2], [6, 4]]
+
+
+def test_put_rows_equals_fancy_assignment() -> None:
+    from arcade_steering._vec import put_rows
+
+    rng = np.random.default_rng(0)
+    expected = rng.random((10, 2))
+    actual = expected.copy()
+    rows = np.array([7, 2, 9])
+    values = rng.random((6, 2))[::2]  # not contiguous
+    expected[rows] = values
+    put_rows(actual, rows, values)
+    assert np.array_equal(actual, expected)
