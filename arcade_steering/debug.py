@@ -29,6 +29,8 @@ SIGHT_COLOR: Color = (255, 220, 80, 200)
 PATH_COLOR: Color = (200, 200, 200, 255)
 PATH_TUBE_COLOR: Color = (120, 120, 120, 160)
 STEERING_COLOR: Color = (255, 60, 60, 255)
+#: The world's walls (centre lines) and obstacles (outlines).
+GEOMETRY_COLOR: Color = (230, 230, 230, 110)
 #: Seconds of velocity drawn (a line as long as the distance covered in that time).
 VELOCITY_SECONDS = 0.25
 #: Seconds² of force drawn, per unit of mass.
@@ -78,14 +80,21 @@ class DebugRecorder:
 
 
 def draw_world(world: SteeringWorld, recorded: DebugRecorder | None) -> None:
-    """Draw velocities, forces and the recorded shapes: one ``draw_lines`` per colour."""
+    """Draw walls, obstacles, velocities, forces and the recorded shapes.
+
+    One ``draw_lines`` (and one ``draw_points``) call per colour.
+    """
     import arcade
 
     rows = world._rows
-    position = world._position[rows]
+    position = world._position.take(rows, axis=0)
     overlay = DebugRecorder()
-    overlay.lines(position, position + world._velocity[rows] * VELOCITY_SECONDS, VELOCITY_COLOR)
-    acceleration = world._force[rows] / world._mass[rows, None]
+    geometry = world.geometry
+    overlay.lines(geometry.segment_a, geometry.segment_b, GEOMETRY_COLOR)
+    overlay.circles(geometry.circle_center, geometry.circle_radius, GEOMETRY_COLOR)
+    velocity = world._velocity.take(rows, axis=0)
+    overlay.lines(position, position + velocity * VELOCITY_SECONDS, VELOCITY_COLOR)
+    acceleration = world._force.take(rows, axis=0) / world._mass[rows, None]
     overlay.lines(position, position + acceleration * FORCE_SECONDS, FORCE_COLOR)
     for recorder in (recorded, overlay):
         if recorder is None:
