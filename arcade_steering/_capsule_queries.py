@@ -312,6 +312,91 @@ class CapsuleQueries:
         normal[at, 1] = ny
         return RayHits(hit, alpha, point, normal, shape, kind)
 
+    def cast_fans(
+        self,
+        origins: np.ndarray,
+        rays: np.ndarray,
+        inflate: np.ndarray,
+        rows: np.ndarray,
+        shapes: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """First contacts of ``f`` swept circles from each origin, with candidate shapes.
+
+        :meth:`cast_pairs` for fans of rays sharing a start (an agent's feelers): each
+        (origin, shape) pair is put in the shape's frame once for all its rays, and each
+        ray's nearest shape is a per-origin minimum, no sort. No argument checks.
+
+        Args:
+            origins: ``[n]`` complex ray starts ``x + iy``, px.
+            rays: ``[f, n]`` complex ray vectors (end minus start), px.
+            inflate: ``[n]`` radii of the swept circles, px, >= 0.
+            rows: ``[p]`` origin of each candidate pair, ascending; every origin has one.
+            shapes: ``[p]`` index into :attr:`shapes` of each pair.
+
+        Returns:
+            ``(alpha [f, n], normal [f, n], shape [f, n])`` as in :class:`RayHits`, the
+            normals complex: 1, 0 and -1 where a ray touches nothing.
+        """
+        cols = self._cols
+        f, n = rays.shape
+        alpha = np.ones((f, n))
+        normal = np.zeros((f, n), dtype=complex)
+        shape = np.full((f, n), -1, dtype=np.intp)
+        turn = self._turn_z.take(shapes)
+        start = (origins.take(rows) - self._start_z.take(shapes)) * turn
+        ray = rays.take(rows, axis=1) * turn
+        core = cols[_k.LEN].take(shapes)
+        grown = cols[_k.RAD].take(shapes)
+        grown += inflate.take(rows)
+        # Most rays pass their candidates by: keep those whose bounding box, in the shape's
+        # frame, meets the capsule's (a few cheap calls; the exact test costs ten times more).
+        half = 0.5 * ray
+        mid = start + half
+        near = np.abs(mid.imag) - np.abs(half.imag) <= grown
+        core_half = 0.5 * core
+        near &= np.abs(mid.real - core_half) - np.abs(half.real) <= grown + core_half
+        index = near.ravel().nonzero()[0]
+        if len(index) == 0:
+            return alpha, normal, shape
+        fan, pair = np.divmod(index, len(rows))
+        start, ray = start.take(pair), ray.take(index)
+        core, grown, turn = core.take(pair), grown.take(pair), turn.take(pair)
+        key = _k.ray_keys_local(start, ray, core, grown)
+        # Rays numbered fan * n + origin: ascending, as the pairs are.
+        at, win, best = _k.first_min(fan * n + rows.take(pair), key)
+        if len(at) == 0:
+            return alpha, normal, shape
+        reached = np.maximum(best, 0.0)
+        # The normal at the contact points away from the nearest point of the core.
+        contact = start.take(win) + reached * ray.take(win)
+        along = np.maximum(contact.real, 0.0)
+        np.minimum(along, core.take(win), out=along)
+        off = contact - along
+        distance = np.abs(off)
+        on_core = distance <= _ON_CORE
+        distance[on_core] = 1.0
+        found = off / distance * turn.take(win).conj()
+        j = shapes.take(pair.take(win))
+        if on_core.any():  # a zero-thickness wall or a start on a core: pymunk's rules
+            some = on_core.nonzero()[0]
+            sz, dz = origins.take(at[some] % n), rays.ravel().take(at[some])
+            pz = sz + reached[some] * dz
+            nx, ny = _k.contact_normal(
+                pz.real,
+                pz.imag,
+                sz.real,
+                sz.imag,
+                dz.real,
+                dz.imag,
+                best[some] < 0.0,
+                cols.take(j[some], axis=1),
+            )
+            found[some] = nx + 1j * ny
+        alpha.ravel()[at] = reached
+        normal.ravel()[at] = found
+        shape.ravel()[at] = j
+        return alpha, normal, shape
+
     def nearest(
         self,
         points: np.ndarray,

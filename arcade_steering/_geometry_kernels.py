@@ -82,13 +82,14 @@ def ray_keys_local(
 
     Args:
         w: ``[p]`` complex ray starts in the capsules' frames, px.
-        q: ``[p]`` complex ray vectors in the capsules' frames, px.
+        q: ``[p]`` complex ray vectors in the capsules' frames, px; or ``[f, p]``, ``f``
+            rays from each start (feelers), broadcast against the ``[p]`` arguments.
         length: ``[p]`` core lengths, px.
         radius: ``[p]`` grown radii, px.
 
     Returns:
-        ``[p]`` key: the signed distance (< 0) where the start is inside, else the first
-        contact alpha in [0, 1], or inf for no contact. Smaller is earlier.
+        ``[p]`` (or ``[f, p]``) key: the signed distance (< 0) where the start is inside,
+        else the first contact alpha in [0, 1], or inf for no contact. Smaller is earlier.
     """
     off, rate = w.imag, q.imag
     gap = np.abs(off)
@@ -101,7 +102,7 @@ def ray_keys_local(
     enters |= (off == 0.0) & (rate != 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = gap / np.abs(rate)
-        t[in_slab] = 0.0
+        np.copyto(t, 0.0, where=in_slab)
         y = t * q.real  # where along the core the ray is when it enters the slab
         y += w.real
         along_core = (y >= 0.0) & (y <= length)
@@ -212,9 +213,9 @@ def contact_normal(
 def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The smallest finite ``key`` of each query row and the first pair holding it.
 
-    Only rows with a finite key are returned, found in a handful of numpy calls: drop the
-    infinite keys (most pairs, usually), then a stable sort by key and a stable (radix) sort
-    by row, unless every row has one finite key left.
+    Only rows with a finite key are returned, found in a handful of numpy calls and no
+    sort: drop the infinite keys (most pairs, usually), then, unless every row has one
+    finite key left, a minimum over each row's run of pairs.
 
     Args:
         rows: ``[p]`` query row of each pair, ascending.
@@ -227,19 +228,21 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
     finite = (key < np.inf).nonzero()[0]
     if len(finite) == 0:
         return finite, finite, key[finite]
-    ranked = rows[finite]
-    values = key[finite]
-    head = ranked[1:] != ranked[:-1]
-    if head.all():  # one candidate per row: the common case, nothing to sort
-        return ranked, finite, values
-    order = np.argsort(values, kind="stable")
-    order = order[np.argsort(ranked[order], kind="stable")]
-    ranked = ranked[order]
+    ranked = rows.take(finite)
+    values = key.take(finite)
     head = np.empty(len(ranked), dtype=bool)
     head[0] = True
     np.not_equal(ranked[1:], ranked[:-1], out=head[1:])
-    pair = finite[order[head]]
-    return ranked[head], pair, key[pair]
+    starts = head.nonzero()[0]
+    if len(starts) == len(ranked):  # one candidate per row: the common case, nothing to do
+        return ranked, finite, values
+    # Rows are runs of pairs: each run's minimum, then the first pair of the run holding it.
+    best = np.minimum.reduceat(values, starts)
+    run = np.cumsum(head, dtype=np.intp)
+    run -= 1
+    index = np.where(values == best.take(run), np.arange(len(values)), len(values))
+    first = np.minimum.reduceat(index, starts)
+    return ranked.take(starts), finite.take(first), best
 
 
 def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -790,6 +790,36 @@ def test_pair_queries_match_the_full_queries() -> None:
     np.testing.assert_array_equal(radius[geo.kind == KIND_WALL], geo.segment_radius)
 
 
+@pytest.mark.parametrize("seed", [65, 66])
+def test_cast_fans_match_one_ray_at_a_time(seed: int) -> None:
+    """Fans of rays from shared starts (thin and thick walls, starts inside shapes) hit what
+    raycast hits, with the same contacts and normals."""
+    space, rng = random_world(seed)
+    geo = StaticGeometry(space)
+    n = 300
+    origins = rng.uniform(-20, 620, (n, 2))
+    angle = rng.uniform(0, 2 * math.pi, (3, n))
+    length = rng.uniform(0, 40, (3, n))
+    length[:, :5] = 0.0  # point tests
+    rays = length * np.exp(1j * angle)
+    inflate = rng.uniform(0, 8, n)
+    inflate[:20] = 0.0
+    rows, shapes = geo.pairs(origins[:, 0], origins[:, 1], 40.0 + inflate)
+    heads = np.unique(rows)  # origins with candidates, numbered 0..k-1
+    keep = np.isin(rows, heads)
+    local = np.searchsorted(heads, rows[keep])
+    z = origins[heads, 0] + 1j * origins[heads, 1]
+    alpha, normal, shape = geo.cast_fans(z, rays[:, heads], inflate[heads], local, shapes[keep])
+    starts = np.tile(origins[heads], (3, 1))
+    ends = starts + np.column_stack((rays[:, heads].real.ravel(), rays[:, heads].imag.ravel()))
+    full = geo.raycast(starts, ends, np.tile(inflate[heads], 3))
+    assert full.hit.sum() > 50
+    np.testing.assert_array_equal(shape.ravel(), full.shape)
+    np.testing.assert_allclose(alpha.ravel(), full.alpha, atol=1e-12)
+    np.testing.assert_allclose(normal.ravel().real, full.normal[:, 0], atol=1e-9)
+    np.testing.assert_allclose(normal.ravel().imag, full.normal[:, 1], atol=1e-9)
+
+
 def test_overlaps_and_frames_agree_with_pymunk() -> None:
     space, rng = random_world(64)
     geo = StaticGeometry(space)

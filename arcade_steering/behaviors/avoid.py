@@ -95,47 +95,42 @@ class AvoidWalls(SteeringComponent):
             pair_rows, walls = pair_rows[near], walls[near]
         if len(pair_rows) == 0:
             return force
+        # The agents with walls in reach, numbered 0..k-1 for the ray cast.
         first = np.empty(len(pair_rows), dtype=bool)
         first[0] = True
         np.not_equal(pair_rows[1:], pair_rows[:-1], out=first[1:])
         agents = pair_rows[first]
-        k = len(agents)
-        local = np.cumsum(first) - 1
+        local = np.cumsum(first, dtype=np.intp)
+        local -= 1
         directions, lengths = feelers(
             heading[agents],
             length[agents],
             _pick(side_angle, agents),
             _pick(side_ratio, agents),
         )
+        directions, lengths = directions.reshape(3, -1), lengths.reshape(3, -1)
         starts = position[agents]
-        starts = np.concatenate((starts, starts, starts))
-        grown = radius[agents]
-        hits = geometry.cast_pairs(
-            as_points(starts),
-            as_points(starts + directions * lengths),
-            np.concatenate((grown, grown, grown)),
-            np.concatenate((local, local + k, local + 2 * k)),
-            np.concatenate((walls, walls, walls)),
-        )
-        hit = hits.hit.reshape(3, k)
-        touching = (hit[0] | hit[1] | hit[2]).nonzero()[0]
+        rays = directions * lengths
+        alpha, normal, shape = geometry.cast_fans(starts, rays, radius[agents], local, walls)
+        touching = (shape >= 0).any(axis=0).nonzero()[0]
         if len(touching) == 0:
             return force
         agents = agents[touching]
         ramp = np.maximum(radius[agents], 1.0)
         worst, away, deepest = feeler_depths(
-            directions.reshape(3, k)[:, touching],
-            lengths.reshape(3, k)[:, touching],
-            hits.alpha.reshape(3, k)[:, touching],
-            as_complex(hits.normal).reshape(3, k)[:, touching],
+            directions.take(touching, axis=1),
+            lengths.take(touching, axis=1),
+            alpha.take(touching, axis=1),
+            normal.take(touching, axis=1),
             ramp,
         )
-        flat = deepest * k + touching
+        flat = deepest * alpha.shape[1] + touching
+        contact = starts.take(touching) + alpha.take(flat) * rays.take(flat)
         push = wall_push(
             worst,
             away,
             velocity[agents],
-            _towards_nearer_end(geometry, hits.shape[flat], as_complex(hits.point)[flat]),
+            _towards_nearer_end(geometry, shape.take(flat), contact),
             ctx.max_speed[agents],
             ctx.max_force[agents],
             ramp,
