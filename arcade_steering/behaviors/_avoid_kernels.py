@@ -10,6 +10,7 @@ px/s, forces px/s² times mass. No arcade, no pymunk.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -60,8 +61,8 @@ def look_ahead(
 
 def _turn(degrees: np.ndarray) -> complex | np.ndarray:
     """``exp(i radians)`` of ``degrees`` ``(n,)``: one Python number when all are equal (a
-    shared component's parameter, gathered as a broadcast view)."""
-    if degrees.strides == (0,) or len(degrees) == 0:
+    shared component's parameter, or every agent's own copy of the default)."""
+    if len(degrees) == 0 or degrees.strides == (0,) or (degrees == degrees[0]).all():
         angle = math.radians(float(degrees[0])) if len(degrees) else 0.0
         return complex(math.cos(angle), math.sin(angle))
     return np.exp(1j * np.radians(degrees))
@@ -79,13 +80,13 @@ def feelers(
         side_ratio: ``(n,)``.
 
     Returns:
-        ``(directions, lengths)``: complex ``(3n,)`` and ``(3n,)``, the front feelers of all
-        agents first, then the left ones, then the right ones.
+        ``(directions, lengths)``: complex ``(3, n)`` and ``(3, n)``, the front feelers in
+        the first row, then the left ones, then the right ones.
     """
     turn = _turn(side_angle)
+    directions = np.stack((heading, heading * turn, heading * np.conj(turn)))
     side = length * side_ratio
-    directions = np.concatenate((heading, heading * turn, heading * np.conj(turn)))
-    return directions, np.concatenate((length, side, side))
+    return directions, np.stack((length, side, side))
 
 
 def feeler_depths(
@@ -118,16 +119,13 @@ def feeler_depths(
     np.minimum(facing, 0.0, out=facing)
     depth = (alpha - 1.0) * length * facing
     np.copyto(depth, ramp, where=alpha == 0.0)
-    front, left, right = depth
-    deepest = (left > front).astype(np.intp)
-    worst = np.maximum(front, left)
-    deeper = right > worst
-    deepest[deeper] = 2
-    np.maximum(worst, right, out=worst)
-    summed = front * normal[0] + left * normal[1] + right * normal[2]
+    deepest = depth.argmax(axis=0)  # the first of equals: front, then left, then right
+    k = depth.shape[1]
+    pick = deepest * k + np.arange(k)
+    worst = depth.take(pick)
+    summed = (depth * normal).sum(axis=0)
     size = np.abs(summed)
-    fallback = normal[deepest, np.arange(len(worst))]
-    away = np.where(size > 1e-9 * worst, summed / np.maximum(size, 1e-300), fallback)
+    away = np.where(size > 1e-9 * worst, summed / np.maximum(size, 1e-300), normal.take(pick))
     return worst, away, deepest
 
 
@@ -135,7 +133,7 @@ def wall_push(
     depth: np.ndarray,
     normal: np.ndarray,
     velocity: np.ndarray,
-    choice: np.ndarray,
+    choice: np.ndarray | Callable[[], np.ndarray],
     max_speed: np.ndarray,
     max_force: np.ndarray,
     ramp: np.ndarray,
@@ -148,19 +146,28 @@ def wall_push(
     along the wall, in the part of ``max_force`` the push leaves, towards full speed the way
     the agent already goes along the wall. A push straight back alone stops an agent meeting
     a wall head-on, and it would stay there; exactly head-on, the slide goes the way of
-    ``choice`` (complex ``(k,)``).
+    ``choice`` (complex ``(k,)``, or a function returning it, called only when some agent
+    meets its wall exactly head-on).
     """
     push = np.minimum(depth / ramp, 1.0)
     push *= max_force
     tangent = normal * 1j
     along = (velocity * tangent.conj()).real
-    chosen = (choice * tangent.conj()).real
-    backwards = np.where(along != 0.0, along < 0.0, chosen < 0.0)
-    tangent[backwards] *= -1.0
-    room = np.sqrt(np.maximum(max_force * max_force - push * push, 0.0))
-    slide = (max_speed - np.abs(along)) / response_time
-    slide = np.minimum(np.maximum(slide, 0.0), room)
-    force = normal * push + tangent * slide
+    backwards = along < 0.0
+    head_on = (along == 0.0).nonzero()[0]
+    if len(head_on):
+        chosen = choice() if callable(choice) else choice
+        backwards[head_on] = (chosen[head_on] * tangent[head_on].conj()).real < 0.0
+    np.negative(tangent, out=tangent, where=backwards)
+    room = max_force * max_force
+    room -= push * push
+    np.maximum(room, 0.0, out=room)
+    slide = max_speed - np.abs(along)
+    slide /= response_time
+    np.maximum(slide, 0.0, out=slide)
+    np.minimum(slide, np.sqrt(room), out=slide)
+    force = normal * push
+    force += tangent * slide
     force[depth <= 0.0] = 0.0
     return force
 

@@ -100,7 +100,7 @@ class AvoidWalls(SteeringComponent):
         first[0] = True
         np.not_equal(pair_rows[1:], pair_rows[:-1], out=first[1:])
         agents = pair_rows[first]
-        local = np.cumsum(first, dtype=np.intp)
+        local = np.add.accumulate(first.astype(np.intp))  # np.cumsum, minus its overhead
         local -= 1
         directions, lengths = feelers(
             heading[agents],
@@ -108,7 +108,6 @@ class AvoidWalls(SteeringComponent):
             _pick(side_angle, agents),
             _pick(side_ratio, agents),
         )
-        directions, lengths = directions.reshape(3, -1), lengths.reshape(3, -1)
         starts = position[agents]
         rays = directions * lengths
         alpha, normal, shape = geometry.cast_fans(starts, rays, radius[agents], local, walls)
@@ -125,12 +124,16 @@ class AvoidWalls(SteeringComponent):
             ramp,
         )
         flat = deepest * alpha.shape[1] + touching
-        contact = starts.take(touching) + alpha.take(flat) * rays.take(flat)
+
+        def nearer_ends() -> np.ndarray:
+            contact = starts.take(touching) + alpha.take(flat) * rays.take(flat)
+            return _towards_nearer_end(geometry, shape.take(flat), contact)
+
         push = wall_push(
             worst,
             away,
             velocity[agents],
-            _towards_nearer_end(geometry, shape.take(flat), contact),
+            nearer_ends,
             ctx.max_speed[agents],
             ctx.max_force[agents],
             ramp,
@@ -280,7 +283,7 @@ def _draw_feelers(
     """Every feeler (red where it touches a wall), contacts and their normals."""
     directions, lengths = feelers(heading, length, side_angle, side_ratio)
     starts = np.tile(position, 3)
-    ends = starts + directions * lengths
+    ends = starts + (directions * lengths).ravel()
     grown = np.tile(ctx.radius, 3)
     hits = ctx.geometry.cast(as_points(starts), as_points(ends), grown, "walls")
     hit = hits.hit
