@@ -549,17 +549,16 @@ class CapsuleQueries:
 
         return self._broad.pairs(*self._kind_rows(kinds), x, y, reach, bounds)
 
-    def capsules(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """First ends (a circle's centre) and radii of shape rows, as 1-D columns.
+    def capsules(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """First ends (a circle's centre) and radii of shape rows.
 
         Args:
             shapes: ``[k]`` indices into :attr:`shapes`.
 
         Returns:
-            ``(x [k], y [k], radius [k])`` in px.
+            ``(a [k], radius [k])``: ``a`` complex ``x + iy`` in px, radii in px.
         """
-        cols = self._cols
-        return cols[_k.AX].take(shapes), cols[_k.AY].take(shapes), cols[_k.RAD].take(shapes)
+        return self._start_z.take(shapes), self._cols[_k.RAD].take(shapes)
 
     def frames(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The cores of shape rows as complex numbers ``x + iy``.

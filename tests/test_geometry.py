@@ -783,9 +783,9 @@ def test_pair_queries_match_the_full_queries() -> None:
     full = geo.nearest(starts, 20.0)
     for field in NEAREST_FIELDS:
         np.testing.assert_array_equal(getattr(near, field), getattr(full, field))
-    x, y, radius = geo.capsules(np.arange(len(geo)))
+    a, radius = geo.capsules(np.arange(len(geo)))
     np.testing.assert_array_equal(
-        np.column_stack((x, y))[geo.kind == KIND_OBSTACLE], geo.circle_center
+        np.column_stack((a.real, a.imag))[geo.kind == KIND_OBSTACLE], geo.circle_center
     )
     np.testing.assert_array_equal(radius[geo.kind == KIND_WALL], geo.segment_radius)
 

@@ -224,18 +224,21 @@ def pass_velocity(
     length away) comes close.
     """
     distance = np.abs(local)
+    size = distance
     on_centre = distance <= 0.0
     if on_centre.any():  # on the centre: treat it as dead ahead
         local = np.where(on_centre, 1.0 + 0j, local)
+        size = np.where(on_centre, 1.0, distance)
     # Outside the clearance circle: the tangent, turned asin(clear / distance) from the
-    # centre, i.e. by the unit complex sqrt(1 - ratio²) + i ratio; no trigonometry.
+    # centre, i.e. by the unit complex sqrt(1 - ratio²) + i ratio (i -ratio on the other
+    # side); no trigonometry.
     ratio = np.minimum(clear / np.maximum(distance, 1e-12), 1.0)
-    turn = np.sqrt(1.0 - ratio * ratio) + 1j * ratio
+    turn = np.sqrt(1.0 - ratio * ratio) + 1j * (side * ratio)
     inside = (distance < clear).nonzero()[0]
     if len(inside):  # from the tangent (90 degrees) to straight away (180) at contact
         beyond = (clear - distance)[inside] / np.maximum((clear - touch)[inside], 1e-9)
-        turn[inside] = 1j * np.exp(0.5j * np.pi * np.minimum(beyond, 1.0))
-    turn = turn.real + 1j * (side * turn.imag)
+        angle = 0.5 * np.pi * np.minimum(beyond, 1.0)
+        turn[inside] = -np.sin(angle) + 1j * (side[inside] * np.cos(angle))
     closeness = 1.0 - np.minimum(np.maximum(distance_ratio, 0.0), 1.0)
     speed = cruise * (1.0 - braking * closeness)
-    return local / np.abs(local) * turn * speed
+    return local / size * turn * speed

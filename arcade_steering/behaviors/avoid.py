@@ -203,13 +203,13 @@ class AvoidObstacles(SteeringComponent):
         geometry = ctx.geometry
         rows, shapes = geometry.pairs(middle.real, middle.imag, half + swath, "obstacles")
         if len(rows):
-            x, y, size = geometry.capsules(shapes)
+            centre, size = geometry.capsules(shapes)
             local, key = obstacle_keys(
-                (x + 1j * y - position[rows]) * heading[rows].conj(),
+                (centre - position.take(rows)) * heading.take(rows).conj(),
                 size,
-                radius[rows],
-                swath[rows],
-                length[rows],
+                radius.take(rows),
+                swath.take(rows),
+                length.take(rows),
             )
             agents, pair, best = first_min(rows, key)
         else:
@@ -243,7 +243,7 @@ class AvoidObstacles(SteeringComponent):
         desired *= heading[agents]
         as_complex(force)[agents] = (desired - velocity[agents]) / ctx.response_time[agents]
         if ctx.debug is not None:
-            centre = as_points(x[pair] + 1j * y[pair])
+            centre = as_points(centre[pair])
             ctx.debug.circles(centre, size[pair] + swath[agents], THREAT_COLOR)
             ctx.debug.lines(ctx.position[agents], centre, THREAT_COLOR)
         return force
