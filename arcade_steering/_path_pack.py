@@ -71,6 +71,8 @@ class PathPack:
         # Contiguous copies for the per-point gathers at the end of each query.
         self._xy = self.table[_X : _Y + 1].T.copy()
         self._dxy = self.table[_DX : _DY + 1].T.copy()
+        # searchsorted(key[1:], v) is searchsorted(key, v) - 1 for v >= key[0], one call less.
+        self._key_after = self.key[1:]
 
     @cached_property
     def ends(self) -> np.ndarray:
@@ -98,14 +100,22 @@ class PathPack:
         """Points at ``distance`` ``(n,)`` along path ``which[i]`` (wrapped or clamped)."""
         d = self.wrap(which, distance)
         # d lies in its path's first lap, so the row found is one of that path's.
-        row = np.searchsorted(self.key, self.per_row(self.base, which) + d, side="right") - 1
-        return self._at_rows(row, d - self.table[_AT].take(row), d, np.zeros(len(d)))
+        row = self._row_of(which, d)
+        along = np.minimum(
+            np.maximum(d - self.table[_AT].take(row), 0.0), self.table[_SPAN].take(row)
+        )
+        return self._at_rows(row, along, d, np.zeros(len(d)))
+
+    def _row_of(self, which: np.ndarray, distance: np.ndarray) -> np.ndarray:
+        """The segment rows ``(n,)`` holding ``distance`` (>= 0, first or second lap) along
+        each row's path: the last segment starting at or before it."""
+        key = distance if self._single else self.per_row(self.base, which) + distance
+        return np.searchsorted(self._key_after, key, side="right")
 
     def _at_rows(
         self, row: np.ndarray, along: np.ndarray, distance: np.ndarray, offset: np.ndarray
     ) -> PackPoint:
-        """Points ``along`` px (clamped into the segment) from the start of segments ``row``."""
-        along = np.minimum(np.maximum(along, 0.0), self.table[_SPAN].take(row))
+        """Points ``along`` px (within the segment) from the start of segments ``row``."""
         tangent = self._dxy.take(row, axis=0)
         point = self._xy.take(row, axis=0)
         point += tangent * along[:, None]
@@ -133,9 +143,8 @@ class PathPack:
             hi = np.where(closed, hi, np.minimum(np.maximum(hi, 0.0), length))
         # Now 0 <= lo <= hi <= 2 length (closed) or <= length (open): both rows found are the
         # path's own, since the next path's key starts more than 2 length further on.
-        base = self.per_row(self.base, which)
-        first = np.searchsorted(self.key, base + lo, side="right") - 1
-        last = np.searchsorted(self.key, base + hi, side="right") - 1
+        first = self._row_of(which, lo)
+        last = self._row_of(which, hi)
         k = int((last - first).max()) + 1 if len(first) else 1
         # Candidates (k, n): the segments from the window's first to its last, repeating the
         # last where a window spans fewer than k.
@@ -154,20 +163,38 @@ class PathPack:
         ox *= ox
         oy *= oy
         ox += oy
+        # Each window's nearest candidate (the earliest of equals): its row, along, squared
+        # distance. Two candidates are the common case (a window meets one or two segments).
         if k == 1:
-            best = 0
-        elif k == 2:  # the common case: a window meets one or two segments
-            best = (ox[1] < ox[0]).astype(np.intp)
+            row, tc, ox = cand[0], tc[0], ox[0]
+        elif k == 2:
+            second = ox[1] < ox[0]
+            row = np.where(second, cand[1], cand[0])
+            tc = np.where(second, tc[1], tc[0])
+            ox = np.where(second, ox[1], ox[0])
         else:
-            best = np.argmin(ox, axis=0)
-        pick = (best, np.arange(len(points)))
-        row = cand[pick]
-        distance = self.table[_AT].take(row) + tc[pick]
+            pick = np.argmin(ox, axis=0) * len(points) + np.arange(len(points))
+            row, tc, ox = cand.take(pick), tc.take(pick), ox.take(pick)
+        distance = self.table[_AT].take(row) + tc
         if self.any_closed:  # the second lap wraps once
-            distance = np.where(closed & (distance >= length), distance - length, distance)
-        return self._at_rows(row, tc[pick], distance, np.sqrt(ox[pick]))
+            wraps = distance >= length
+            if self.any_open:
+                wraps &= closed
+            distance = np.where(wraps, distance - length, distance)
+        return self._at_rows(row, tc, distance, np.sqrt(ox))
 
     def project_all(self, which: np.ndarray, points: np.ndarray) -> PackPoint:
         """Closest points to ``points`` ``(n, 2)`` anywhere on each row's path."""
         length = np.broadcast_to(self.per_row(self.length, which), (len(points),))
         return self.project(which, points, np.zeros(len(points)), length)
+
+
+def pack_of(paths: Sequence[Path]) -> PathPack:
+    """A :class:`PathPack` of ``paths``; a single path's is kept on it until its geometry
+    changes (one path is the common case: it then costs nothing per step)."""
+    if len(paths) != 1:
+        return PathPack(paths)
+    path = paths[0]
+    if path._pack is None or path._pack[0] != path.version:
+        path._pack = (path.version, PathPack(paths))
+    return path._pack[1]

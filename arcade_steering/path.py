@@ -16,7 +16,7 @@ vectorised: it takes ``(n,)`` distances or ``(n, 2)`` points and answers all of 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -115,6 +115,8 @@ class Path:
         self._uniform = True
         self._version = 0
         self._table: tuple[int, FloatArray] | None = None
+        #: ``(version, PathPack)`` of this path alone, kept by :func:`~._path_pack.pack_of`.
+        self._pack: tuple[int, Any] | None = None
         self._set_geometry(_check_points(points))
         if radii is not None:
             self.radii = radii

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._path_pack import PathPack
-from .._vec import lengths, normalize
+from .._vec import lengths, normalize, put_rows
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
@@ -123,23 +123,27 @@ def follow_path(
     n = len(position)
     length = pack.per_row(pack.length, which)  # a scalar when all follow one path
     closed = pack.per_row(pack.closed, which)
-    progress, sense, homing = (np.array(a, dtype=float) for a in state)
+    progress, sense, homing = state
     speed = lengths(velocity)
     predicted = position + velocity * params.prediction[:, None]
     ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
 
     fresh = np.isnan(progress)
     if fresh.any():  # a new agent starts from its nearest point, searching the whole path
+        progress = progress.copy()
         progress[fresh] = pack.project_all(which[fresh], position[fresh]).distance
-        homing[fresh] = 0.0
+        homing = np.where(fresh, 0.0, homing)
 
     # Far enough for a step's motion plus the prediction of an agent that just started; on a
     # loop, short of the far side (a window as long as the loop would search it all).
     reach = 1.5 * max_speed * (params.prediction + 2.0 * dt) + 1.0
-    if pack.any_closed:
+    if not pack.any_open:
+        np.minimum(reach, 0.5 * length, out=reach)
+    elif pack.any_closed:
         reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
     forward = sense > 0.0
-    if forward.all():
+    all_forward = bool(forward.all())
+    if all_forward:
         lo, hi = progress, progress + reach
     else:
         lo = np.where(forward, progress, progress - reach)
@@ -148,29 +152,41 @@ def follow_path(
     progress = near.distance
     normal, tangent = near.point, near.tangent
 
-    # The end each agent walks to (open paths only: a loop has none).
+    # The end each agent walks to (open paths only: a loop has none, nor any way home).
     end = np.where(forward, length, 0.0) if pack.any_open else length
-    if at_end != "stop" and pack.any_open:
-        done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
-        if at_end == "reverse":
-            sense = np.where(done, -sense, sense)
-            end = np.where(done, length - end, end)
-        else:  # loop: head back to the start, then follow again from there
-            homing = np.where(done, 1.0, homing)
-    going_home = homing > 0.0
-    if going_home.any():
-        start = (length - end)[going_home]
-        home = pack.point_at(which[going_home], start)
-        progress[going_home] = start
-        normal[going_home] = home.point
-        arrived = lengths(position[going_home] - home.point) <= np.maximum(
-            home.radius, ahead[going_home]
-        )
-        homing[going_home] = np.where(arrived, 0.0, 1.0)
+    going_home = None
+    if pack.any_open:
+        if at_end != "stop":
+            done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
+            if at_end == "reverse":
+                sense = np.where(done, -sense, sense)
+                end = np.where(done, length - end, end)
+                all_forward = bool((sense > 0.0).all())
+            else:  # loop: head back to the start, then follow again from there
+                homing = np.where(done, 1.0, homing)
+        going_home = homing > 0.0
+        if going_home.any():
+            homing = np.array(homing, dtype=float)
+            start = (length - end)[going_home]
+            home = pack.point_at(which[going_home], start)
+            progress[going_home] = start
+            normal[going_home] = home.point
+            arrived = lengths(position[going_home] - home.point) <= np.maximum(
+                home.radius, ahead[going_home]
+            )
+            homing[going_home] = np.where(arrived, 0.0, 1.0)
+        else:
+            going_home = None
 
-    along = (velocity[:, 0] * tangent[:, 0] + velocity[:, 1] * tangent[:, 1]) * sense
+    along = velocity[:, 0] * tangent[:, 0] + velocity[:, 1] * tangent[:, 1]
+    if not all_forward:
+        along *= sense
     slow = speed < SLOW_FRACTION * max_speed
-    steering = (near.offset > near.radius) | (along < 0.0) | slow | going_home
+    steering = near.offset > near.radius
+    steering |= along < 0.0
+    steering |= slow
+    if going_home is not None:
+        steering |= going_home
     if always:
         steering[:] = True
     stop = at_end == "stop" and pack.any_open
@@ -190,36 +206,58 @@ def follow_path(
         )
         near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
     # Targets (and their seeks) only for the agents that may steer: on course, most do not.
+    # ``rows(a)`` gathers those agents' rows of ``a``.
     chosen = ((steering | near_end) if stop else steering).nonzero()[0]
     if all_targets or len(chosen) == n:
-        chosen = np.arange(n)
-    pick = slice(None) if len(chosen) == n else chosen
-    aim = pack.point_at(which[pick], (progress + sense * ahead)[pick])
-    target = normal.copy()
-    target[pick] = aim.point
-    target[going_home] = normal[going_home]
+        chosen = None
+
+    def rows(values: np.ndarray) -> np.ndarray:
+        return values if chosen is None else values.take(chosen, axis=0)
+
+    aim = pack.point_at(
+        rows(which), rows(progress) + rows(sense * ahead if not all_forward else ahead)
+    )
+    if chosen is None:
+        target = aim.point
+    else:
+        target = normal.copy()
+        put_rows(target, chosen, aim.point)
+    if going_home is not None:
+        target[going_home] = normal[going_home]
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
     # not slow, so its speed is not zero.
     desired = velocity * (max_speed / np.where(slow, 1.0, speed))[:, None]
-    wanted = seek_velocity(position[pick], target[pick], max_speed[pick])
+    position_c, target_c, max_speed_c = rows(position), rows(target), rows(max_speed)
+    wanted = seek_velocity(position_c, target_c, max_speed_c)
+    steering_c = rows(steering)
     if stop:  # arrive at the end, braking for the distance left along the path
-        m = open_path[pick]
-        p, t = position[pick][m], target[pick][m]
-        remaining = lengths(t - p) + np.abs(end[pick][m] - aim.distance[m])
-        wanted[m] = arrive_velocity(
+        m = rows(open_path).nonzero()[0]
+        p, t = position_c.take(m, axis=0), target_c.take(m, axis=0)
+        remaining = lengths(t - p) + np.abs(rows(end).take(m) - aim.distance.take(m))
+        top = max_speed_c.take(m)
+        arrive = arrive_velocity(
             p,
             p + normalize(t - p) * remaining[:, None],
-            max_speed[pick][m],
-            max_acceleration[pick][m],
-            response_time[pick][m],
-            params.slowing_radius[pick][m],
-            params.tolerance[pick][m],
+            top,
+            rows(max_acceleration).take(m),
+            rows(response_time).take(m),
+            rows(params.slowing_radius).take(m),
+            rows(params.tolerance).take(m),
         )
-        braking = np.zeros(len(wanted), dtype=bool)
-        braking[m] = lengths(wanted[m]) < max_speed[pick][m] * (1.0 - 1e-9)
-        steering[pick] |= braking
-    desired[pick] = np.where(steering[pick, None], wanted, desired[pick])
+        put_rows(wanted, m, arrive)
+        steering_c = steering_c.copy()
+        steering_c[m] |= lengths(arrive) < top * (1.0 - 1e-9)
+        if chosen is None:
+            steering = steering_c
+        else:
+            steering[chosen] = steering_c
+    if chosen is None:
+        desired = np.where(steering_c[:, None], wanted, desired)
+    else:
+        put_rows(
+            desired, chosen, np.where(steering_c[:, None], wanted, desired.take(chosen, axis=0))
+        )
     force = velocity_force(desired, velocity, response_time)
     return FollowStep(
         force, FollowState(progress, sense, homing), predicted, normal, target, steering

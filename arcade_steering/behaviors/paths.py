@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
-from .._path_pack import PathPack
+from .._path_pack import PathPack, pack_of
 from .._vec import perpendicular
 from ..component import SteeringComponent
 from ..context import SteeringContext
@@ -23,9 +23,6 @@ from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 
 __all__ = ["FollowPath", "StayOnPath"]
-
-# Columns of FollowPath's per-agent state.
-_PROGRESS, _PATH, _SENSE, _HOMING = range(4)
 
 
 def check_path(name: str, value: Any) -> Path:
@@ -125,14 +122,18 @@ class FollowPath(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         pack, which = path_pack(ctx)
-        track = ctx.state("track", shape=(4,))
-        key = pack.keys[which]
+        # Per-agent state in 1-D arrays (gathering (n, k) rows is several times slower).
         # A new agent, or one whose component now holds another path, starts afresh.
-        fresh = np.isnan(track[:, _PROGRESS]) | (track[:, _PATH] != key)
-        track[fresh] = np.nan
-        direction = ctx.param("direction")
-        sense = track[:, _SENSE] if self.at_end == "reverse" else direction
-        sense = np.where(np.isnan(sense), direction, sense)
+        progress = ctx.state("progress")
+        key = pack.per_row(pack.keys, which)
+        progress[ctx.state("path") != key] = np.nan
+        fresh = np.isnan(progress)
+        direction = sense = ctx.param("direction")
+        # Only a "reverse" agent turns round; homing happens only on open paths.
+        if self.at_end == "reverse":
+            sense = ctx.state("sense")
+            sense = np.where(fresh | np.isnan(sense), direction, sense)
+        homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
         params = FollowParams(*(ctx.param(name) for name in FollowParams._fields))
         step = follow_path(
             pack,
@@ -142,7 +143,7 @@ class FollowPath(SteeringComponent):
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
-            FollowState(track[:, _PROGRESS], sense, track[:, _HOMING]),
+            FollowState(progress, sense, homing),
             params,
             ctx.dt,
             always=self.always,
@@ -150,9 +151,13 @@ class FollowPath(SteeringComponent):
             all_targets=ctx.debug is not None,
         )
         new = step.state
-        track[:, _PROGRESS], track[:, _PATH] = new.progress, key
-        track[:, _SENSE], track[:, _HOMING] = new.sense, new.homing
-        ctx.set_state("track", track)
+        ctx.set_state("progress", new.progress)
+        if fresh.any():  # the others' paths are stored already
+            ctx.set_state("path", np.full(len(ctx), key))
+        if self.at_end == "reverse":
+            ctx.set_state("sense", new.sense)
+        if pack.any_open:
+            ctx.set_state("homing", new.homing)
         if ctx.debug is not None:
             record_follow(ctx.debug, pack.paths, ctx.position, step)
         return step.force
@@ -201,7 +206,7 @@ class StayOnPath(SteeringComponent):
 def path_pack(ctx: SteeringContext, name: str = "path") -> tuple[PathPack, np.ndarray]:
     """The distinct paths of the batch's parameter ``name`` and each agent's index into them."""
     groups = ctx.groups(name)
-    pack = PathPack([path for path, _ in groups])
+    pack = pack_of([path for path, _ in groups])
     which = np.zeros(len(ctx), dtype=np.intp)
     for index, (_, rows) in enumerate(groups[1:], start=1):
         which[rows] = index
