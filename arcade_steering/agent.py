@@ -17,13 +17,16 @@ class SteeringAgent:
 
     Get it from :meth:`SteeringWorld.attach` or :meth:`SteeringWorld.agent_of`. After
     :meth:`SteeringWorld.detach` the view is dead and every access raises ``RuntimeError``.
+    The agent holds its sprite: while a game keeps either, the sprite stays attached.
     """
 
-    __slots__ = ("_slot", "_world")
+    __slots__ = ("__weakref__", "_slot", "_sprite", "_world")
 
-    def __init__(self, world: SteeringWorld, slot: int) -> None:
+    def __init__(self, world: SteeringWorld, slot: int, sprite: Any) -> None:
         self._world: SteeringWorld | None = world
         self._slot = slot
+        # The world holds sprites weakly; a game holding an agent keeps its sprite attached.
+        self._sprite = sprite
 
     def _live(self) -> SteeringWorld:
         if self._world is None:
@@ -32,16 +35,18 @@ class SteeringAgent:
 
     def _detached(self) -> None:
         self._world = None
+        self._sprite = None
 
     @property
     def sprite(self) -> Any:
         """The sprite this agent moves."""
-        return self._live()._sprite[self._slot]
+        self._live()
+        return self._sprite
 
     @property
     def position(self) -> tuple[float, float]:
         """Position ``(x, y)`` in px: the sprite's own, which is the truth between updates."""
-        return read_position(self._live()._sprite[self._slot])
+        return read_position(self.sprite)
 
     @property
     def velocity(self) -> tuple[float, float]:

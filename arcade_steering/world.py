@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import operator
+import weakref
 from itertools import repeat
 from typing import Any
 
@@ -28,6 +30,9 @@ from .solid import keep_out
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
 
+# Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
+_call = getattr(operator, "call", None)
+
 _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "position": ((2,), float, 0.0),
     "velocity": ((2,), float, 0.0),
@@ -42,9 +47,14 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "angle": ((), float, 0.0),
     "rotate": ((), bool, False),
     "solid": ((), bool, False),
+    # A weak reference to the sprite (a zero-argument callable returning it, or None once it
+    # has been garbage collected): the world must not keep a game's dropped sprites alive.
     "sprite": ((), object, None),
+    "sprite_id": ((), object, None),
     "fast_position": ((), bool, False),
     "fast_angle": ((), bool, False),
+    # A weak reference to the SteeringAgent view, which holds its sprite: a game keeping only
+    # the agent keeps the sprite attached.
     "agent": ((), object, None),
     "behavior": ((), object, None),
     "shape_key": ((), object, None),
@@ -60,6 +70,12 @@ class SteeringWorld:
         space: A ``pymunk.Space`` holding walls and obstacles to share (for example
             ``arcade.PymunkPhysicsEngine().space``), or None for a space of the world's own.
         max_step: Longest (sub)step in seconds; a longer ``update`` is split into equal steps.
+
+    Sprite lifecycle: the world holds sprites weakly. A sprite the game drops (garbage
+    collected) is detached at the next ``update``, before anything else (queries such as
+    ``len(world)`` already leave it out). An agent holds its sprite, so a game keeping the
+    :class:`SteeringAgent` keeps the sprite attached. ``remove_from_sprite_lists()`` does not
+    detach: the agent is steered while the game holds the sprite; call :meth:`detach`.
 
     Example:
         >>> import arcade_steering as steer
@@ -86,8 +102,12 @@ class SteeringWorld:
         self._slots = SlotArrays(_COLUMNS)
         self._states = StateStore()
         self._states.resize(self._slots.capacity)
+        # id(sprite) -> slot. A sprite's weak reference reports its death here (before its
+        # id can be reused), and the world drops such agents before it next looks anything up.
         self._slot_of: dict[int, int] = {}
+        self._collected: list[Any] = []
         self._order: list[int] = []
+        self._refs: list[Any] = []
         self._rows = np.zeros(0, dtype=np.intp)
         self._batches: list[Batch] | None = []
         self._shape_epoch = SteeringComponent.shape_epoch
@@ -143,6 +163,7 @@ class SteeringWorld:
         """
         if not hasattr(sprite, "position"):
             raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
+        self._drop_collected()
         if id(sprite) in self._slot_of:
             raise ValueError("sprite is already attached to this world")
         check_component("behavior", behavior)
@@ -178,10 +199,11 @@ class SteeringWorld:
         speed = math.hypot(*row["velocity"])
         if speed > HEADING_MIN_SPEED:
             self._heading[slot] = np.divide(row["velocity"], speed)
-        agent = SteeringAgent(self, slot)
-        self._sprite[slot] = sprite
+        agent = SteeringAgent(self, slot, sprite)
+        self._sprite[slot] = _weak(sprite, self._collected.append)
+        self._sprite_id[slot] = id(sprite)
         self._fast_position[slot], self._fast_angle[slot] = fast_setters(sprite)
-        self._agent[slot] = agent
+        self._agent[slot] = weakref.ref(agent)
         self._behavior[slot] = behavior
         self._shape_key[slot] = key
         self._slot_of[id(sprite)] = slot
@@ -195,13 +217,7 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
-        slot = self._slot_for(sprite)
-        self._agent[slot]._detached()
-        del self._slot_of[id(sprite)]
-        self._order.remove(slot)
-        self._slots.release(slot)
-        self._states.reset(slot)
-        self._agents_changed()
+        self._release([self._slot_for(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
         """The agent of an attached sprite.
@@ -209,17 +225,21 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
-        return self._agent[self._slot_for(sprite)]
+        return self._view(self._slot_for(sprite))
 
     def __contains__(self, sprite: Any) -> bool:
-        return self._slot_of.get(id(sprite)) is not None
+        self._drop_collected()
+        slot = self._slot_of.get(id(sprite))
+        return slot is not None and self._sprite[slot]() is sprite
 
     @property
     def agents(self) -> list[SteeringAgent]:
         """The attached agents, in the order they were attached."""
-        return [self._agent[slot] for slot in self._order]
+        self._drop_collected()
+        return [self._view(slot) for slot in self._order]
 
     def __len__(self) -> int:
+        self._drop_collected()
         return len(self._order)
 
     # -- walls and obstacles ----------------------------------------------------------------
@@ -278,12 +298,15 @@ class SteeringWorld:
             ValueError: ``delta_time`` is NaN or infinite.
         """
         dt = check_real("delta_time", delta_time)
+        self._drop_collected()
         if dt <= 0.0:
             return
         steps = max(1, math.ceil(dt / self.max_step - 1e-9))
         step = dt / steps
         rows = self._rows
-        pulled = self._pull_sprites(rows)
+        # Strong references for this update only: no sprite can vanish half-way through it.
+        sprites = _deref(self._refs)
+        pulled = self._pull_sprites(rows, sprites)
         self._tracker.sample(dt)
         batches = self._current_batches()
         self._geometry.sync(self._space)
@@ -291,7 +314,7 @@ class SteeringWorld:
         self._debug = DebugRecorder() if self._debug_wanted else None
         for index in range(steps):
             self._step(rows, batches, step, self._debug if index == steps - 1 else None)
-        self._push_sprites(rows, pulled)
+        self._push_sprites(rows, sprites, pulled)
 
     def _step(
         self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
@@ -340,26 +363,27 @@ class SteeringWorld:
 
     # -- sprite sync ------------------------------------------------------------------------
 
-    def _pull_sprites(self, rows: np.ndarray) -> np.ndarray:
+    def _pull_sprites(self, rows: np.ndarray, sprites: np.ndarray) -> np.ndarray:
         """Take positions from the sprites: a game may have moved one since the last update."""
-        pulled = read_positions(self._sprite[rows], self._fast_position[rows])
+        pulled = read_positions(sprites, self._fast_position[rows])
         finite = np.isfinite(pulled).all(axis=1)
         put_rows(self._position, rows[finite], pulled[finite])
         return pulled
 
-    def _push_sprites(self, rows: np.ndarray, pulled: np.ndarray) -> None:
+    def _push_sprites(self, rows: np.ndarray, sprites: np.ndarray, pulled: np.ndarray) -> None:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position.take(rows, axis=0)
         moved = (position != pulled).any(axis=1)
         slots = rows[moved]
-        write_positions(self._sprite[slots], position[moved], self._fast_position[slots])
-        turning = rows[self._rotate[rows]]
+        write_positions(sprites[moved], position[moved], self._fast_position[slots])
+        rotating = self._rotate[rows]
+        turning = rows[rotating]
         angle = arcade_angle(self._heading.take(turning, axis=0), self._facing[turning])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = np.abs((angle - self._angle[turning] + 180.0) % 360.0 - 180.0) > 1e-9
         turning = turning[turned]
         self._angle[turning] = angle[turned]
-        write_angles(self._sprite[turning], angle[turned], self._fast_angle[turning])
+        write_angles(sprites[rotating][turned], angle[turned], self._fast_angle[turning])
 
     # -- neighbours -------------------------------------------------------------------------
 
@@ -389,13 +413,13 @@ class SteeringWorld:
 
     def _position_of(self, source: Any) -> Any:
         slot = self._slot_of.get(id(source))
-        if slot is not None and self._sprite[slot] is source:
+        if slot is not None and self._sprite[slot]() is source:
             return self._position[slot]
         return read_position(source)
 
     def _velocity_of(self, source: Any) -> np.ndarray:
         slot = self._slot_of.get(id(source))
-        if slot is not None and self._sprite[slot] is source:
+        if slot is not None and self._sprite[slot]() is source:
             return self._velocity[slot]
         return self._tracker.velocity(source)
 
@@ -413,8 +437,9 @@ class SteeringWorld:
     # -- bookkeeping ------------------------------------------------------------------------
 
     def _slot_for(self, sprite: Any) -> int:
+        self._drop_collected()
         slot = self._slot_of.get(id(sprite))
-        if slot is None or self._sprite[slot] is not sprite:
+        if slot is None or self._sprite[slot]() is not sprite:
             raise KeyError("sprite is not attached to this world")
         return slot
 
@@ -426,8 +451,34 @@ class SteeringWorld:
         self._states.reset(slot)
         self._batches = None
 
+    def _view(self, slot: int) -> SteeringAgent:
+        """The agent view of ``slot``: the one the game holds, or a new one."""
+        agent = self._agent[slot]()
+        if agent is None:
+            agent = SteeringAgent(self, slot, self._sprite[slot]())
+            self._agent[slot] = weakref.ref(agent)
+        return agent
+
+    def _drop_collected(self) -> None:
+        """Detach the agents whose sprites have been garbage collected since the last call."""
+        if self._collected:
+            self._collected.clear()
+            self._release([slot for slot in self._order if self._sprite[slot]() is None])
+
+    def _release(self, slots: list[int]) -> None:
+        for slot in slots:
+            agent = self._agent[slot]()
+            if agent is not None:
+                agent._detached()
+            del self._slot_of[self._sprite_id[slot]]
+            self._order.remove(slot)
+            self._slots.release(slot)
+            self._states.reset(slot)
+        self._agents_changed()
+
     def _agents_changed(self) -> None:
         self._neighbors = None
+        self._refs = [self._sprite[slot] for slot in self._order]
         self._rows = np.array(self._order, dtype=np.intp)
         self._row_of_slot = np.zeros(self._slots.capacity, dtype=np.intp)
         self._row_of_slot[self._rows] = np.arange(len(self._rows))
@@ -451,3 +502,22 @@ def _default_radius(sprite: Any) -> float:
     width = getattr(sprite, "width", 0.0)
     height = getattr(sprite, "height", 0.0)
     return max(0.0, 0.5 * min(float(width), float(height)))
+
+
+def _weak(sprite: Any, collected: Any) -> Any:
+    """A zero-argument callable returning ``sprite``, or None once it has been collected.
+
+    ``collected(ref)`` is called when the sprite dies, before its id can be reused. A sprite
+    that can't be weakly referenced (``__slots__`` without ``__weakref__``) is held strongly.
+    """
+    try:
+        return weakref.ref(sprite, collected)
+    except TypeError:
+        return repeat(sprite).__next__
+
+
+def _deref(refs: list[Any]) -> np.ndarray:
+    """The sprites ``(n,)`` (an object array) behind weak references, in one pass."""
+    if _call is not None:
+        return np.fromiter(map(_call, refs), dtype=object, count=len(refs))
+    return np.fromiter([ref() for ref in refs], dtype=object, count=len(refs))

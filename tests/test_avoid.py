@@ -52,8 +52,10 @@ def test_fast_agents_never_cross_a_long_wall(seed: int) -> None:
     wall = ((-1000.0, 0.0), (1000.0, 0.0))
     world.add_wall(*wall)
     rng = np.random.default_rng(seed)
+    sprites = []  # the game holds its sprites: the world only holds them weakly
     for _ in range(40):
         sprite = StubSprite(rng.uniform(-300, 300), rng.uniform(-300, -150))
+        sprites.append(sprite)
         heading = rng.uniform(0, 2 * math.pi)
         behavior = steer.PriorityBlend(
             steer.AvoidWalls(), steer.Seek(tuple(rng.uniform((-300, 30), (300, 300))))
@@ -264,8 +266,8 @@ def test_agents_cross_a_field_of_obstacles(solid: bool) -> None:
     world, circles = obstacle_field(0)
     rng = np.random.default_rng(5)
     targets = np.column_stack((np.full(20, 650.0), rng.uniform(-190, 190, 20)))
-    for i, target in enumerate(targets):
-        sprite = StubSprite(0, -190 + 20 * i)
+    sprites = [StubSprite(0, -190 + 20 * i) for i in range(len(targets))]
+    for sprite, target in zip(sprites, targets, strict=True):
         behavior = steer.PriorityBlend(steer.AvoidObstacles(), steer.Arrive(tuple(target)))
         world.attach(sprite, behavior, max_speed=200, max_force=400, solid=solid)
     reached = np.zeros(20, dtype=bool)

@@ -62,7 +62,8 @@ def assert_world_untouched(world: steer.SteeringWorld, sprite: StubSprite, count
 
 @pytest.mark.parametrize(("name", "value", "error", "match"), ATTACH_CASES)
 def test_attach_refuses_bad_values(world, name, value, error, match) -> None:
-    world.attach(StubSprite(0, 100), steer.Seek(P))
+    other = StubSprite(0, 100)
+    world.attach(other, steer.Seek(P))
     sprite = StubSprite(0, 0)
     with pytest.raises(error, match=match):
         world.attach(sprite, steer.Seek(P), **{name: value})

@@ -157,13 +157,15 @@ def test_nested_blends_compose(position) -> None:
 def test_nested_blends_run_batched_and_alone_alike(simulate) -> None:
     starts = [(20, 10), (150, 150), (-40, 0), (0, 5), (80, -30)]
     together = steer.SteeringWorld(seed=0)
-    for start in starts:
-        together.attach(StubSprite(*start), nested()[0], max_speed=90, max_force=300)
+    sprites = [StubSprite(*start) for start in starts]
+    for sprite in sprites:
+        together.attach(sprite, nested()[0], max_speed=90, max_force=300)
     assert len(together._current_batches()) == 1
     batched = simulate(together, 1.5, 1 / 60)
     for i, start in enumerate(starts):
         alone = steer.SteeringWorld(seed=0)
-        alone.attach(StubSprite(*start), nested()[0], max_speed=90, max_force=300)
+        sprite = StubSprite(*start)
+        alone.attach(sprite, nested()[0], max_speed=90, max_force=300)
         np.testing.assert_allclose(simulate(alone, 1.5, 1 / 60)[:, 0], batched[:, i], atol=1e-7)
     assert np.isfinite(batched).all()
 
@@ -206,12 +208,14 @@ def test_component_with_wrong_shape_is_reported(world) -> None:
         def steer(self, ctx):
             return np.zeros(2)
 
-    world.attach(StubSprite(), Broken())
+    sprite = StubSprite()
+    world.attach(sprite, Broken())
     with pytest.raises(ValueError, match=r"Broken\.steer returned shape"):
         world.update(1 / 60)
 
 
 def test_base_component_must_be_overridden(world) -> None:
-    world.attach(StubSprite(), steer.SteeringComponent())
+    sprite = StubSprite()
+    world.attach(sprite, steer.SteeringComponent())
     with pytest.raises(NotImplementedError, match="steer"):
         world.update(1 / 60)

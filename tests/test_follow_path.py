@@ -291,9 +291,10 @@ def test_debug_draws_each_path_once_and_marks_steering_targets() -> None:
     square = steer.Path(SQUARE, radius=15, closed=True)
     world = steer.SteeringWorld(seed=0)
     shared = steer.FollowPath(square)
-    for index in range(5):
-        world.attach(StubSprite(60.0 * index, 40.0), shared)
-    world.attach(StubSprite(0, 0), steer.FollowPath(square, always=True))  # another batch
+    sprites = [StubSprite(60.0 * index, 40.0) for index in range(5)] + [StubSprite(0, 0)]
+    for sprite in sprites[:5]:
+        world.attach(sprite, shared)
+    world.attach(sprites[5], steer.FollowPath(square, always=True))  # another batch
     world._debug_wanted = True  # what draw_debug() turns on, without a window
     world.update(DT)
     recorded = world._debug

@@ -62,8 +62,9 @@ def test_six_agents_on_one_spot_spread_apart(world) -> None:
 def force_near(component, position, velocity=(0.0, 0.0), others=(), **options) -> np.ndarray:
     """``steering_force`` in a fresh world holding ``others``: ``(x, y, vx, vy, radius)``."""
     world = steer.SteeringWorld(seed=0)
-    for x, y, vx, vy, radius in others:
-        world.attach(StubSprite(x, y), steer.Seek((x, y)), velocity=(vx, vy), radius=radius)
+    sprites = [StubSprite(x, y) for x, y, *_ in others]  # the world holds sprites weakly
+    for sprite, (x, y, vx, vy, radius) in zip(sprites, others, strict=True):
+        world.attach(sprite, steer.Seek((x, y)), velocity=(vx, vy), radius=radius)
     return steering_force(component, position, velocity, world=world, **options)
 
 
@@ -158,9 +159,10 @@ def test_a_flock_aligns_from_random_headings(seed) -> None:
         (steer.Separation(30), 1.5), (steer.Alignment(100), 1.0), (steer.Cohesion(100), 1.0)
     )
     starts, angles = rng.uniform(0, 200, (40, 2)), rng.uniform(-np.pi, np.pi, 40)
-    for (x, y), angle in zip(starts, angles, strict=True):
+    sprites = [StubSprite(x, y) for x, y in starts]
+    for sprite, angle in zip(sprites, angles, strict=True):
         velocity = (100 * np.cos(angle), 100 * np.sin(angle))
-        world.attach(StubSprite(x, y), flock, max_speed=100, max_force=400, velocity=velocity)
+        world.attach(sprite, flock, max_speed=100, max_force=400, velocity=velocity)
 
     def order() -> float:
         velocity = np.array([agent.velocity for agent in world.agents])
@@ -251,8 +253,9 @@ def test_avoid_agents_first_in_a_crowd_keeps_agents_apart() -> None:
 
 
 def test_debug_records_separation_and_radii_only_on_demand(world) -> None:
-    for x in (0, 10):
-        world.attach(StubSprite(x, 0), steer.Separation(30))
+    sprites = [StubSprite(x, 0) for x in (0, 10)]
+    for sprite in sprites:
+        world.attach(sprite, steer.Separation(30))
     quiet = DebugRecorder()
     forces(world, quiet)
     assert sum(len(chunk) for chunks in quiet.segments.values() for chunk in chunks) == 2 * 2

@@ -137,7 +137,8 @@ def test_trajectory_does_not_depend_on_frame_rate(make, simulate) -> None:
     tracks = {}
     for dt in (DT_SLOW, DT_FAST):
         world = steer.SteeringWorld(seed=0)
-        world.attach(StubSprite(0, 0), make(), max_speed=150, max_force=400)
+        sprite = StubSprite(0, 0)
+        world.attach(sprite, make(), max_speed=150, max_force=400)
         tracks[dt] = simulate(world, 4.0, dt)[:, 0]
     for t in (0.5, 1.0, 2.0, 4.0):
         slow = tracks[DT_SLOW][round(t / DT_SLOW) - 1]
@@ -188,13 +189,13 @@ def test_world_truncates_force_and_speed_every_step(world) -> None:
     saturated, fastest = set(), set()
     for step in range(240):
         world.update(1 / 30 if step % 3 else 1 / 144)
-        for agent, (max_speed, max_force) in zip(world.agents, limits, strict=True):
+        for i, (agent, (max_speed, max_force)) in enumerate(zip(world.agents, limits, strict=True)):
             assert math.hypot(*agent.force) <= max_force * (1 + 1e-9)
             assert agent.speed <= max_speed * (1 + 1e-9)
             if math.hypot(*agent.force) == pytest.approx(max_force):
-                saturated.add(id(agent))
+                saturated.add(i)
             if agent.speed == pytest.approx(max_speed):
-                fastest.add(id(agent))
+                fastest.add(i)
     # The limits are reached, not just respected: the drive is strong enough to saturate.
     assert len(saturated) == len(fastest) == 3
 
@@ -449,14 +450,16 @@ def test_same_shape_shares_one_batch_and_equals_agents_alone(make, simulate) -> 
         return StubSprite(10.0 * (i % 7), 13.0 * (i // 7))
 
     together = steer.SteeringWorld(seed=0)
-    for i in range(count):
-        together.attach(start(i), make(i), **options(i))
+    sprites = [start(i) for i in range(count)]
+    for i, sprite in enumerate(sprites):
+        together.attach(sprite, make(i), **options(i))
     assert len(together._current_batches()) == 1
     batched = simulate(together, 1.0, 1 / 60)
 
     for i in range(count):
         alone = steer.SteeringWorld(seed=0)
-        alone.attach(start(i), make(i), **options(i))
+        sprite = start(i)
+        alone.attach(sprite, make(i), **options(i))
         np.testing.assert_allclose(simulate(alone, 1.0, 1 / 60)[:, 0], batched[:, i], atol=1e-7)
 
 
@@ -474,8 +477,9 @@ def test_different_shapes_get_different_batches(world) -> None:
         steer.PriorityBlend(steer.Flee(p, 10), steer.Arrive(p)),
         steer.PriorityBlend(steer.Arrive(p), steer.Flee(p, 10)),
     ]
-    for i, tree in enumerate(trees):
-        world.attach(StubSprite(i, 0), tree)
+    sprites = [StubSprite(i, 0) for i in range(len(trees))]
+    for sprite, tree in zip(sprites, trees, strict=True):
+        world.attach(sprite, tree)
     batches = world._current_batches()
     assert len(batches) == len(trees) - 2
     assert sorted(len(batch) for batch in batches) == [1] * 6 + [2, 2]
@@ -542,8 +546,9 @@ def test_subclass_of_a_builtin_with_plain_attributes_is_not_batched_across_insta
         def steer(self, ctx):
             return super().steer(ctx) + np.array([self.dx, 0.0])
 
-    for dx in (0.0, 500.0):
-        world.attach(StubSprite(0, 0), Offset((0, 100), dx))
+    sprites = [StubSprite(0, 0), StubSprite(0, 0)]
+    for sprite, dx in zip(sprites, (0.0, 500.0), strict=True):
+        world.attach(sprite, Offset((0, 100), dx))
     world.update(1 / 60)
     assert len(world._current_batches()) == 2
     first, second = world.agents
@@ -554,7 +559,8 @@ def test_steering_force_sees_current_neighbours_on_a_shared_world() -> None:
     from arcade_steering.testing import steering_force
 
     world = steer.SteeringWorld()
-    world.attach(StubSprite(10, 0), steer.Seek((10, 0)))
+    sprite = StubSprite(10, 0)
+    world.attach(sprite, steer.Seek((10, 0)))
     first = steering_force(steer.Separation(50), position=(0, 0), world=world)
     second = steering_force(steer.Separation(50), position=(20, 0), world=world)
     assert first[0] < 0 < second[0]
