@@ -172,13 +172,13 @@ class CapsuleGrid:
         np.maximum(column, 0.0, out=column)
         np.minimum(column, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
-        count = self.cell_count[cell]
+        count = self.cell_count.take(cell)
         rows = count.nonzero()[0]
         if len(rows) == 0:
             empty = np.zeros(0, dtype=np.intp)
             return empty, empty
-        cell = cell[rows]
-        return _expand_runs(rows, self.cell_start[cell], count[rows], self.cell_items)
+        cell = cell.take(rows)
+        return _expand_runs(rows, self.cell_start.take(cell), count.take(rows), self.cell_items)
 
 
 class BroadPhase:
@@ -228,7 +228,7 @@ class BroadPhase:
         if count <= 0 or n == 0:
             return _EMPTY_PAIRS
         if count > _BRUTE_FORCE_MAX:
-            longest = float(reach.max()) if isinstance(reach, np.ndarray) else reach
+            longest = float(np.maximum.reduce(reach)) if isinstance(reach, np.ndarray) else reach
             if longest <= _HALO_MAX:
                 # Exact enough already: a bounding-box pass here costs more than it saves.
                 grid = self._halo(longest, first, stop)
@@ -303,10 +303,10 @@ def _expand_runs(
     owner: np.ndarray, first: np.ndarray, count: np.ndarray, items: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Concatenate ``items[first[i]:first[i] + count[i]]`` for every i, tagged with owner[i]."""
-    total = int(count.sum())
+    end = np.add.accumulate(count)  # np.cumsum without its wrapper's overhead
     rows = np.repeat(owner, count)
-    index = np.arange(total) + np.repeat(first - (np.cumsum(count) - count), count)
-    return rows, items[index]
+    index = np.arange(int(end[-1]) if len(end) else 0) + np.repeat(first - (end - count), count)
+    return rows, items.take(index)
 
 
 def _near_core(
