@@ -246,13 +246,14 @@ class SteeringContext:
     def _targets(self, name: str) -> TargetTable:
         if not isinstance(getattr(type(self._node.component), name, None), TargetParam):
             raise AttributeError(f"{type(self._node.component).__name__} has no target {name!r}")
-        return self._node.cached(("target", name), lambda node: TargetTable(node, name))
+        n = len(self)
+        return self._node.cached(("target", name), lambda node: TargetTable(node, name, n))
 
 
 class TargetTable:
     """The distinct targets of a batch node and which agent aims at which."""
 
-    def __init__(self, node: BatchNode, name: str) -> None:
+    def __init__(self, node: BatchNode, name: str, n: int) -> None:
         param: TargetParam = getattr(type(node.component), name)
         instances = [node.component] if node.shared else node.instances
         index: dict[Hashable, int] = {}
@@ -267,7 +268,8 @@ class TargetTable:
             inverse[row] = index[key]
         self.static = np.array([ref.point or (0.0, 0.0) for ref in refs], dtype=float)
         self.moving = [(j, ref.source) for j, ref in enumerate(refs) if ref.moving]
-        self.inverse = np.zeros(len(node.instances), dtype=np.intp) if node.shared else inverse
+        # A shared node: n rows (the batch's size, as param() and groups() count them).
+        self.inverse = np.zeros(n, dtype=np.intp) if node.shared else inverse
 
     def positions(self, world: SteeringWorld) -> np.ndarray:
         points = self.static.copy() if self.moving else self.static

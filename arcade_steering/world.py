@@ -180,6 +180,10 @@ class SteeringWorld:
             if radius is None
             else check_non_negative("radius", radius),
         }
+        speed = math.hypot(*row["velocity"])
+        if speed > row["max_speed"]:  # the limit holds from the start, not from the first step
+            scale = row["max_speed"] / speed
+            row["velocity"] = (row["velocity"][0] * scale, row["velocity"][1] * scale)
         position = check_point("sprite.position", read_position(sprite))
         angle = check_real("sprite.angle", getattr(sprite, "angle", 0.0))
         key = behavior.shape_key()

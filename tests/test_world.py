@@ -187,6 +187,9 @@ def test_world_truncates_force_and_speed_every_step(world) -> None:
             sprite, heavy, max_speed=max_speed, max_force=max_force, velocity=(-900.0, 300.0)
         )
     saturated, fastest = set(), set()
+    for i, (agent, (max_speed, _)) in enumerate(zip(world.agents, limits, strict=True)):
+        assert agent.speed == pytest.approx(max_speed)  # a faster initial velocity is truncated
+        fastest.add(i)
     for step in range(240):
         world.update(1 / 30 if step % 3 else 1 / 144)
         for i, (agent, (max_speed, max_force)) in enumerate(zip(world.agents, limits, strict=True)):

@@ -1,0 +1,189 @@
+"""Property-based invariants and one contract suite over every public component.
+
+Invariants after every update: positions and velocities finite, speed <= max_speed and the
+applied force <= max_force (both + 1e-9 relative). Contract (STYLE.md item 10): output shape
+(n, 2), finite when agents coincide, N = 0 and N = 1, batch result equals agents one by one.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import arcade_steering as steer
+from arcade_steering._batches import Batch
+from arcade_steering.context import BatchFrame, evaluate
+from arcade_steering.testing import StubSprite
+
+#: Examples per component in the property test (keeps the file well under a minute).
+EXAMPLES = 15
+DTS = (0.0, 1e-9, 1 / 60, 0.2, 1.0)
+
+COMPONENTS = sorted(
+    name
+    for name in steer.__all__
+    if inspect.isclass(getattr(steer, name))
+    and issubclass(getattr(steer, name), steer.SteeringComponent)
+    and name != "SteeringComponent"
+)
+#: Trees that draw random numbers: a batch draws all its agents' numbers at once, so only
+#: the distribution (not each value) matches agents run one by one.
+RANDOM = {"Wander", "WeightedBlend"}
+
+
+def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
+    """A component of class ``name`` with parameters drawn by ``draw`` (or defaults)."""
+
+    def pick(*options):
+        return options[0] if draw is None else draw(st.sampled_from(options))
+
+    target = pick((50.0, 20.0), leader, lambda: (-30.0, 40.0), (0.0, 0.0))
+    path = steer.Path(
+        pick([(0, 0), (100, 0), (100, 100)], [(0, 0), (0, 0), (50, 0)]),
+        radius=pick(20.0, 0.0),
+        closed=pick(False, True),
+    )
+    among = pick(None, [leader])
+    small = pick(1e-9, 1.0, 100.0)
+    return {
+        "Alignment": lambda: steer.Alignment(pick(50.0, 1e-9), among=among),
+        "Arrive": lambda: steer.Arrive(target, slowing_radius=pick(100.0, 1e-9), tolerance=0.0),
+        "AvoidAgents": lambda: steer.AvoidAgents(horizon=pick(1.0, 1e-9), margin=0.0),
+        "AvoidObstacles": lambda: steer.AvoidObstacles(),
+        "AvoidWalls": lambda: steer.AvoidWalls(),
+        "Cohesion": lambda: steer.Cohesion(pick(50.0, 1e-9), among=among),
+        "Evade": lambda: steer.Evade(target, max_prediction=small),
+        "EvadeSightCone": lambda: steer.EvadeSightCone(leader, half_angle=pick(30.0, 180.0)),
+        "Flee": lambda: steer.Flee(target, panic_distance=pick(None, 1e-9, 80.0)),
+        "FollowFlowField": lambda: steer.FollowFlowField(
+            steer.FlowField(np.ones((3, 4, 2)), origin=(-50, -50), cell_size=32.0)
+        ),
+        "FollowLeader": lambda: steer.FollowLeader(leader, distance=pick(40.0, 0.0)),
+        "FollowPath": lambda: steer.FollowPath(path, always=pick(False, True)),
+        "FollowWaypoints": lambda: steer.FollowWaypoints(
+            path, mode=pick("loop", "pingpong", "once")
+        ),
+        "OffsetPursuit": lambda: steer.OffsetPursuit(leader, (-20.0, pick(0.0, 15.0))),
+        "Pursue": lambda: steer.Pursue(target, max_prediction=small),
+        "Seek": lambda: steer.Seek(target),
+        "Separation": lambda: steer.Separation(pick(30.0, 1e-9), among=among),
+        "StayOnPath": lambda: steer.StayOnPath(path),
+        "Wander": lambda: steer.Wander(radius=pick(30.0, 0.0), jitter=pick(3.0, 0.0)),
+        "WeightedBlend": lambda: steer.WeightedBlend(
+            (steer.Seek(target), 1.0),
+            (steer.PriorityBlend(steer.Separation(30.0), steer.Wander()), -2.0),
+        ),
+        "PriorityBlend": lambda: steer.PriorityBlend(
+            steer.AvoidWalls(),
+            steer.WeightedBlend((steer.Arrive(target), 1.0), (steer.Cohesion(40.0), 0.5)),
+        ),
+    }[name]()
+
+
+def furnish(world: steer.SteeringWorld) -> None:
+    world.add_walls([(-200, -200), (200, -200), (200, 200), (-200, 200)], closed=True)
+    world.add_wall((-50, 60), (50, 60))
+    world.add_obstacle((30, -40), 15.0)
+
+
+coords = st.sampled_from([0.0, 10.0, -10.0, 59.5, 60.0, 30.0, -199.0]) | st.floats(-190, 190)
+speeds = st.sampled_from([0.0, 1e-9, 150.0]) | st.floats(0, 150)
+
+
+@pytest.mark.parametrize("name", COMPONENTS)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_invariants_hold_after_every_update(name, data) -> None:
+    world = steer.SteeringWorld(seed=data.draw(st.integers(0, 3)))
+    if data.draw(st.booleans()):
+        furnish(world)
+    n = data.draw(st.integers(1, 5))
+    coincide = data.draw(st.booleans())
+    sprites = [StubSprite(data.draw(coords), data.draw(coords)) for _ in range(n)]
+    if coincide:
+        for sprite in sprites:
+            sprite.position = sprites[0].position
+    leader = sprites[0]
+    for i, sprite in enumerate(sprites):
+        behavior = make(name, leader, data.draw) if i else steer.Wander()
+        max_speed = data.draw(st.sampled_from([1e-6, 150.0, 1e4]))
+        max_force = data.draw(st.sampled_from([1e-6, 400.0, 1e6]))
+        angle = data.draw(st.floats(-np.pi, np.pi))
+        speed = data.draw(speeds)
+        world.attach(
+            sprite,
+            behavior,
+            max_speed=max_speed,
+            max_force=max_force,
+            velocity=(speed * np.cos(angle), speed * np.sin(angle)),
+            mass=data.draw(st.sampled_from([1.0, 1e-3, 50.0])),
+            response_time=data.draw(st.sampled_from([0.1, 1e-6, 5.0])),
+            radius=data.draw(st.sampled_from([0.0, 8.0, 30.0])),
+            solid=data.draw(st.booleans()),
+        )
+    for dt in data.draw(st.lists(st.sampled_from(DTS), min_size=1, max_size=6)):
+        world.update(dt)
+        for agent in world.agents:
+            assert np.isfinite(agent.position).all() and np.isfinite(agent.velocity).all()
+            assert agent.speed <= agent.max_speed * (1 + 1e-9)
+            assert np.hypot(*agent.force) <= agent.max_force * (1 + 1e-9)
+
+
+# -- the contract suite ------------------------------------------------------------------------
+
+
+def batch_forces(world, agents, component) -> np.ndarray:
+    slots = np.array([agent._slot for agent in agents], dtype=np.intp)
+    batch = Batch(slots, [component] * max(len(slots), 1))
+    return evaluate(BatchFrame(world, slots, 1 / 60, None), batch.root)
+
+
+@pytest.mark.parametrize("walls", [False, True])
+@pytest.mark.parametrize("name", COMPONENTS)
+def test_contract(name, walls) -> None:
+    world = steer.SteeringWorld(seed=0)
+    if walls:
+        furnish(world)
+    leader = StubSprite(5.0, 5.0)
+    world.attach(leader, steer.Seek((100.0, 0.0)), velocity=(50.0, 0.0))
+    world.geometry  # noqa: B018 - sync, as update() does
+    component = make(name, leader)
+    states = [
+        ((0.0, 0.0), (0.0, 100.0)),
+        ((0.0, 0.0), (0.0, 100.0)),
+        ((40.0, 10.0), (-90, 90)),
+        ((5.0, 5.0), (0.0, 0.0)),
+    ]
+    sprites = [StubSprite(*p) for p, _ in states]
+    agents = [
+        world.attach(s, component, velocity=v, max_speed=200)
+        for s, (_, v) in zip(sprites, states, strict=True)
+    ]
+    assert batch_forces(world, [], component).shape == (0, 2)
+
+    def fresh() -> None:  # the same random draws and per-agent state for both passes
+        world.rng = np.random.default_rng(7)
+        for agent in agents:
+            world._states.reset(agent._slot)
+
+    fresh()
+    together = batch_forces(world, agents, component)
+    fresh()
+    assert together.shape == (len(agents), 2)
+    assert np.isfinite(together).all()
+    for i, agent in enumerate(agents):  # a batch of one gives the same as the batch
+        alone = batch_forces(world, [agent], component)
+        assert alone.shape == (1, 2)
+        assert np.isfinite(alone).all()
+        if name not in RANDOM:
+            np.testing.assert_allclose(alone[0], together[i], rtol=1e-9, atol=1e-9)
+    for _ in range(20):
+        world.update(1 / 60)
+        for agent in world.agents:
+            assert agent.speed <= agent.max_speed * (1 + 1e-9)
+            assert np.hypot(*agent.force) <= agent.max_force * (1 + 1e-9)
+            assert np.isfinite(agent.position).all()
