@@ -49,53 +49,63 @@ def read_positions(sprites: np.ndarray, fast: np.ndarray | None = None) -> np.nd
     return np.fromiter(flat, dtype=float, count=2 * len(sprites)).reshape(len(sprites), 2)
 
 
-def write_positions(sprites: np.ndarray, positions: np.ndarray, fast: np.ndarray) -> None:
-    """Set ``sprite.position`` of each sprite to its row of ``positions`` ``(n, 2)``.
-
-    Args:
-        sprites: The sprites ``(n,)``.
-        positions: New positions ``(n, 2)``, px.
-        fast: Which sprites may be written in bulk (``fast_setters(sprite)[0]``) ``(n,)``.
-    """
-    values = list(zip(positions[:, 0].tolist(), positions[:, 1].tolist(), strict=True))
-    slow = ~fast
-    if slow.any():
-        for sprite, value in zip(sprites[slow], _pick(values, slow), strict=True):
-            sprite.position = value
-    if fast.any():
-        _write_fast(sprites[fast], _pick(values, fast), positions[fast], "_position", slice(0, 2))
-
-
-def write_angles(sprites: np.ndarray, angles: np.ndarray, fast: np.ndarray) -> None:
-    """Set ``sprite.angle`` (degrees, clockwise) of each sprite to ``angles`` ``(n,)``.
-
-    Args:
-        sprites: The sprites ``(n,)``.
-        angles: New angles ``(n,)``, degrees clockwise.
-        fast: Which sprites may be written in bulk (``fast_setters(sprite)[1]``) ``(n,)``.
-    """
-    values = angles.tolist()
-    slow = ~fast
-    if slow.any():
-        for sprite, value in zip(sprites[slow], _pick(values, slow), strict=True):
-            sprite.angle = value
-    if fast.any():
-        _write_fast(sprites[fast], _pick(values, fast), angles[fast, None], "_angle", slice(3, 4))
-
-
-def _write_fast(
-    sprites: np.ndarray, values: list[Any], column: np.ndarray, field: str, buffer: slice
+def write_sprites(
+    sprites: np.ndarray,
+    positions: np.ndarray,
+    fast_position: np.ndarray,
+    angles: np.ndarray,
+    turn: np.ndarray,
+    fast_angle: np.ndarray,
 ) -> None:
-    hashed = _write_sprite_lists(sprites, column, buffer)
-    _set_all(sprites, field, values)
-    hit_boxes = list(map(_get_hit_box, sprites))
-    _set_all(hit_boxes, field, values)
+    """Set each sprite's ``position``, and its ``angle`` where ``turn``, in one pass.
+
+    Args:
+        sprites: The sprites ``(n,)`` (object array).
+        positions: New positions ``(n, 2)``, px.
+        fast_position: Which sprites' positions may be written in bulk ``(n,)``.
+        angles: New angles ``(n,)``, degrees clockwise.
+        turn: Which sprites get their angle written ``(n,)``.
+        fast_angle: Which sprites' angles may be written in bulk ``(n,)``.
+    """
+    xs, ys = positions[:, 0].tolist(), positions[:, 1].tolist()
+    values = list(zip(xs, ys, strict=True))
+    for index in np.flatnonzero(~fast_position).tolist():
+        sprites[index].position = values[index]
+    for index in np.flatnonzero(turn & ~fast_angle).tolist():
+        sprites[index].angle = float(angles[index])
+    moves, turns = fast_position, turn & fast_angle
+    bulk = moves | turns
+    if not bulk.any():
+        return
+    if not bulk.all():
+        sprites, positions, angles = sprites[bulk], positions[bulk], angles[bulk]
+        values = [values[i] for i in np.flatnonzero(bulk).tolist()]
+        moves, turns = moves[bulk], turns[bulk]
+    hashed = _write_sprite_lists(sprites, positions, angles, moves, turns)
+    hit_boxes = np.fromiter(map(_get_hit_box, sprites), dtype=object, count=len(sprites))
+    if moves.all():
+        _set_all(sprites, "_position", values)
+        _set_all(hit_boxes, "_position", values)
+    elif moves.any():
+        moved_values = [values[i] for i in np.flatnonzero(moves).tolist()]
+        _set_all(sprites[moves], "_position", moved_values)
+        _set_all(hit_boxes[moves], "_position", moved_values)
+    if turns.any():
+        turned_values = angles[turns].tolist()
+        _set_all(sprites[turns], "_angle", turned_values)
+        _set_all(hit_boxes[turns], "_angle", turned_values)
     _set_all(hit_boxes, "_adjusted_cache_dirty", repeat(True, len(hit_boxes)))
     for sprite in sprites[hashed]:
         sprite.update_spatial_hash()
 
 
-def _write_sprite_lists(sprites: np.ndarray, column: np.ndarray, buffer: slice) -> np.ndarray:
+def _write_sprite_lists(
+    sprites: np.ndarray,
+    positions: np.ndarray,
+    angles: np.ndarray,
+    moves: np.ndarray,
+    turns: np.ndarray,
+) -> np.ndarray:
     """Write every sprite list's GPU-side buffer; return which sprites need a hash update."""
     hashed = np.zeros(len(sprites), dtype=bool)
     for sprite_list in set(chain.from_iterable(map(_get_sprite_lists, sprites))):
@@ -107,7 +117,9 @@ def _write_sprite_lists(sprites: np.ndarray, column: np.ndarray, buffer: slice) 
         if sprite_list.spatial_hash is not None:
             hashed |= member
         data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
-        data[slots[member], buffer] = column[member]
+        moved, turned = member & moves, member & turns
+        data[slots[moved], 0:2] = positions[moved]
+        data[slots[turned], 3] = angles[turned]
         sprite_list._sprite_pos_angle_changed = True
     return hashed
 
@@ -126,9 +138,3 @@ def _inspect_type(cls: type) -> tuple[bool, bool]:
 
 def _set_all(objects: Any, field: str, values: Any) -> None:
     deque(map(setattr, objects, repeat(field), values), maxlen=0)
-
-
-def _pick(values: list[Any], mask: np.ndarray) -> list[Any]:
-    if mask.all():
-        return values
-    return [values[i] for i in np.flatnonzero(mask).tolist()]

@@ -99,7 +99,7 @@ class PriorityBlend(SteeringComponent):
         for index in range(len(self._children)):
             force = ctx.child(index)
             takes = undecided & (lengths(force) > threshold)
-            result[takes] = force[takes]
+            result = np.where(takes[:, None], force, result)  # masked (n, 2) writes are slow
             undecided &= ~takes
         return result
 

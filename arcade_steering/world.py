@@ -15,7 +15,7 @@ from . import geometry
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
-from ._sprite_sync import fast_setters, read_positions, write_angles, write_positions
+from ._sprite_sync import fast_setters, read_positions, write_sprites
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
 from ._vec import lengths, put_rows, truncate
@@ -338,7 +338,11 @@ class SteeringWorld:
         velocity = truncate(velocity, self._max_speed[rows])
         position = start + velocity * dt
         solid = self._solid[rows]
-        if len(self._geometry) and solid.any():
+        if len(self._geometry) and solid.all():  # the usual case: no masked (n, 2) copies
+            position, velocity = keep_out(
+                self._geometry, start, position, velocity, self._radius[rows]
+            )
+        elif len(self._geometry) and solid.any():
             position[solid], velocity[solid] = keep_out(
                 self._geometry,
                 start[solid],
@@ -378,16 +382,21 @@ class SteeringWorld:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position.take(rows, axis=0)
         moved = (position != pulled).any(axis=1)
-        slots = rows[moved]
-        write_positions(sprites[moved], position[moved], self._fast_position[slots])
         rotating = self._rotate[rows]
-        turning = rows[rotating]
-        angle = arcade_angle(self._heading.take(turning, axis=0), self._facing[turning])
+        angle = arcade_angle(self._heading.take(rows, axis=0), self._facing[rows])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
-        turned = np.abs((angle - self._angle[turning] + 180.0) % 360.0 - 180.0) > 1e-9
-        turning = turning[turned]
-        self._angle[turning] = angle[turned]
-        write_angles(sprites[rotating][turned], angle[turned], self._fast_angle[turning])
+        turned = rotating & (np.abs((angle - self._angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
+        self._angle[rows[turned]] = angle[turned]
+        changed = moved | turned
+        slots = rows[changed]
+        write_sprites(
+            sprites[changed],
+            position[changed],
+            self._fast_position[slots],
+            angle[changed],
+            turned[changed],
+            self._fast_angle[slots],
+        )
 
     # -- neighbours -------------------------------------------------------------------------
 

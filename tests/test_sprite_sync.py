@@ -13,8 +13,7 @@ import pytest
 from arcade_steering._sprite_sync import (
     fast_setters,
     read_positions,
-    write_angles,
-    write_positions,
+    write_sprites,
 )
 from arcade_steering.testing import StubSprite
 
@@ -24,10 +23,12 @@ def _fast(sprites: np.ndarray, which: int) -> np.ndarray:
 
 
 def _write(sprites: np.ndarray, positions: np.ndarray | None = None, angles=None) -> None:
-    if positions is not None:
-        write_positions(sprites, positions, _fast(sprites, 0))
-    if angles is not None:
-        write_angles(sprites, angles, _fast(sprites, 1))
+    """Write positions and/or angles; a position not given is written unchanged."""
+    if positions is None:
+        positions = read_positions(sprites)
+    turn = np.full(len(sprites), angles is not None)
+    angles = np.zeros(len(sprites)) if angles is None else angles
+    write_sprites(sprites, positions, _fast(sprites, 0), angles, turn, _fast(sprites, 1))
 
 
 def _sprites(count: int, spatial_hash: bool = False) -> tuple[arcade.SpriteList, np.ndarray]:
@@ -127,3 +128,18 @@ def test_put_rows_equals_fancy_assignment() -> None:
     expected[rows] = values
     put_rows(actual, rows, values)
     assert np.array_equal(actual, expected)
+
+
+def test_one_pass_with_some_sprites_turning_equals_public_setters() -> None:
+    rng = np.random.default_rng(1)
+    positions = rng.uniform(-300, 300, (6, 2))
+    angles = rng.uniform(-180, 180, 6)
+    turn = np.array([True, False, True, True, False, False])
+    batched_list, batched = _sprites(6)
+    public_list, public = _sprites(6)
+    write_sprites(batched, positions, _fast(batched, 0), angles, turn, _fast(batched, 1))
+    for index, sprite in enumerate(public):
+        sprite.position = tuple(positions[index])
+        if turn[index]:
+            sprite.angle = float(angles[index])
+    assert _state(batched_list) == _state(public_list)
