@@ -10,7 +10,7 @@ import numpy as np
 
 from ._batches import BatchNode
 from ._params import TargetParam, gathered_value
-from ._vec import lengths
+from ._vec import lengths, put_rows
 from .neighbors import NeighborPairs
 
 if TYPE_CHECKING:
@@ -194,7 +194,8 @@ class SteeringContext:
         radius = np.asarray(radius, dtype=float)
         if radius.ndim and len(radius) and (radius == radius[0]).all():
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
-        key = (radius.tobytes(), tuple((id(value), rows.tobytes()) for value, rows in groups))
+        # groups() is cached on the batch node, so its arrays are the same objects all step.
+        key = (radius.tobytes(), tuple((id(value), id(rows)) for value, rows in groups))
         shared = self._frame.__dict__.setdefault("_neighbors_among", {})
         if key in shared:
             return shared[key]
@@ -232,13 +233,16 @@ class SteeringContext:
         A new agent (or one whose behaviour changed) starts with ``fill``.
         """
         store = self._frame.world._states.array(self._state_key(name), fill, shape)
-        return store[self._frame.slots]
+        return store.take(self._frame.slots, axis=0)
 
     def set_state(self, name: str, values: np.ndarray) -> None:
         """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
         values = np.asarray(values)
         store = self._frame.world._states.array(self._state_key(name), np.nan, values.shape[1:])
-        store[self._frame.slots] = values
+        if store.shape[1:] == (2,):
+            put_rows(store, self._frame.slots, values)
+        else:
+            store[self._frame.slots] = values
 
     def _state_key(self, name: str) -> Hashable:
         return (self._node.index, type(self._node.component).__name__, name)
