@@ -194,8 +194,8 @@ class SteeringContext:
         radius = np.asarray(radius, dtype=float)
         if radius.ndim and len(radius) and (radius == radius[0]).all():
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
-        # groups() is cached on the batch node, so its arrays are the same objects all step.
-        key = (radius.tobytes(), tuple((id(value), id(rows)) for value, rows in groups))
+        # By content: Separation, Alignment and Cohesion are different nodes with equal groups.
+        key = (radius.tobytes(), tuple((id(value), rows.tobytes()) for value, rows in groups))
         shared = self._frame.__dict__.setdefault("_neighbors_among", {})
         if key in shared:
             return shared[key]
