@@ -60,8 +60,8 @@ def check_point(name: str, value: Any) -> tuple[float, float]:
 
 def check_points(name: str, value: Any, minimum: int = 0) -> np.ndarray:
     """Return ``value`` as a finite float array of shape ``(k, 2)``, or raise naming ``name``."""
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of (x, y) points")
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a sequence of (x, y) points, got {type(value).__name__}")
     try:
         points = np.array(value, dtype=float)
     except (TypeError, ValueError) as error:

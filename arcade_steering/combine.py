@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,8 @@ class WeightedBlend(SteeringComponent):
 
     @weights.setter
     def weights(self, values: Any) -> None:
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise TypeError(f"weights must be a sequence of numbers, got {type(values).__name__}")
         checked = tuple(check_real(f"weights[{i}]", value) for i, value in enumerate(values))
         if len(checked) != len(self._children):
             raise ValueError(f"weights needs {len(self._children)} values, got {len(checked)}")

@@ -39,6 +39,8 @@ from arcade_steering._capsule_queries import (
     RayHits,
 )
 
+from ._validate import check_bool, check_point, check_points
+
 __all__ = [
     "GEOMETRY_FILTER",
     "KIND_NONE",
@@ -102,7 +104,7 @@ def add_wall(
             not finite. Nothing is added.
     """
     _check_space(space)
-    pa, pb = _point(a, "a"), _point(b, "b")
+    pa, pb = check_point("a", a), check_point("b", b)
     radius = _length(thickness, "thickness") / 2.0
     if pa == pb:
         raise ValueError(f"b must differ from a (zero-length wall at {pa})")
@@ -138,7 +140,8 @@ def add_walls(
             non-finite ``thickness``. Nothing is added.
     """
     _check_space(space)
-    verts = _points(points, "points")
+    verts = [(x, y) for x, y in check_points("points", points).tolist()]
+    closed = check_bool("closed", closed)
     radius = _length(thickness, "thickness") / 2.0
     if len(verts) < 2:
         raise ValueError(f"points needs at least 2 vertices, got {len(verts)}")
@@ -173,7 +176,7 @@ def add_obstacle(space: pymunk.Space, center: Sequence[float], radius: float) ->
             Nothing is added.
     """
     _check_space(space)
-    c = _point(center, "center")
+    c = check_point("center", center)
     r = _length(radius, "radius")
     if r <= 0.0:
         raise ValueError(f"radius must be > 0, got {radius!r}")
@@ -221,38 +224,6 @@ def _tag(shape: pymunk.Shape) -> None:
 def _check_space(space: object) -> None:
     if not isinstance(space, pymunk.Space):
         raise TypeError(f"space must be a pymunk.Space, got {type(space).__name__}")
-
-
-def _point(value: object, name: str) -> tuple[float, float]:
-    """Validate one ``(x, y)`` point as two finite floats."""
-    if value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {value!r}")
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {value!r}") from None
-    if arr.shape != (2,):
-        raise ValueError(f"{name} must be an (x, y) pair, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(arr[0]), float(arr[1])
-
-
-def _points(value: object, name: str) -> list[tuple[float, float]]:
-    """Validate a ``[k, 2]`` sequence of finite points."""
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of (x, y) pairs, got {value!r}")
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of (x, y) pairs of numbers") from None
-    if arr.size == 0:
-        arr = arr.reshape(0, 2)
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite")
-    return [(float(x), float(y)) for x, y in arr]
 
 
 def _length(value: object, name: str) -> float:

@@ -30,6 +30,7 @@ import pymunk
 import pytiled_parser
 from pytiled_parser import tiled_object
 
+from ._validate import check_positive
 from .path import Path
 from .world import SteeringWorld
 
@@ -94,6 +95,9 @@ def load_level(
             layer, or an object has the wrong shape or a bad property.
         TypeError: ``source`` or ``world`` has the wrong type.
     """
+    scaling = check_positive("scaling", scaling)
+    if isinstance(required, str) or not isinstance(required, (tuple, list)):
+        raise TypeError(f"required must be a tuple of layer names, got {type(required).__name__}")
     if not isinstance(world, SteeringWorld):
         raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
     if isinstance(source, (str, FilePath)):

@@ -91,8 +91,10 @@ class SteeringWorld:
 
     def __init__(self, seed: int | None = 0, space: Any = None, max_step: float = 1 / 30) -> None:
         self.max_step = check_positive("max_step", max_step)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be >= 0, got {seed}")
         #: The world's seeded random generator: components draw from it and nothing else.
         self.rng = np.random.default_rng(seed)
         if space is not None and not isinstance(space, pymunk.Space):
