@@ -16,6 +16,7 @@ import numpy as np
 from ._batches import Batch
 from .component import SteeringComponent
 from .context import BatchFrame, evaluate
+from .debug import DebugRecorder
 from .world import SteeringWorld
 
 
@@ -90,3 +91,30 @@ def steering_force(
         return evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)[0]
     finally:
         world.detach(sprite)
+
+
+def batch_forces(
+    world: SteeringWorld, dt: float = 1 / 60, debug: DebugRecorder | None = None
+) -> dict[int, np.ndarray]:
+    """Every agent's force ``(2,)`` now, evaluated batch by batch as ``update`` does.
+
+    Nothing moves. Keys are the agents' rows in the world, the same as
+    :func:`forces_one_by_one`'s, so the two can be compared: a component is batched
+    correctly when both agree.
+    """
+    world._neighbors = None  # the last update's index is stale: agents may have moved since
+    forces: dict[int, np.ndarray] = {}
+    for batch in world._current_batches():
+        force = evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
+        forces.update(zip(batch.slots.tolist(), force, strict=True))
+    return forces
+
+
+def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.ndarray]:
+    """Every agent's force ``(2,)`` now, each agent evaluated as a batch of its own."""
+    world._neighbors = None
+    forces: dict[int, np.ndarray] = {}
+    for agent in world.agents:
+        batch = Batch(np.array([agent._slot], dtype=np.intp), [agent.behavior])
+        forces[agent._slot] = evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)[0]
+    return forces

@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
-from arcade_steering._batches import Batch
-from arcade_steering.context import BatchFrame, evaluate
 from arcade_steering.debug import DebugRecorder
-from arcade_steering.testing import StubSprite, steering_force
+from arcade_steering.testing import StubSprite, batch_forces, forces_one_by_one, steering_force
 
 DT = 1 / 60
 
@@ -22,26 +20,6 @@ def pair_distances(points: list) -> np.ndarray:
     return distance[np.triu_indices(len(points), 1)]
 
 
-def forces(world: steer.SteeringWorld, debug: DebugRecorder | None = None) -> dict[int, np.ndarray]:
-    """Every agent's force this instant, batch by batch, keyed by slot (nothing moves)."""
-    world._neighbors = None  # the index of the last update is stale: agents moved since
-    out = {}
-    for batch in world._current_batches():
-        force = evaluate(BatchFrame(world, batch.slots, DT, debug), batch.root)
-        out.update(zip(batch.slots.tolist(), force, strict=True))
-    return out
-
-
-def forces_alone(world: steer.SteeringWorld) -> dict[int, np.ndarray]:
-    """Every agent's force, each agent evaluated as a batch of one."""
-    world._neighbors = None
-    out = {}
-    for agent in world.agents:
-        batch = Batch(np.array([agent._slot]), [agent.behavior])
-        out[agent._slot] = evaluate(BatchFrame(world, batch.slots, DT, None), batch.root)[0]
-    return out
-
-
 # -- separation ------------------------------------------------------------------------------
 
 
@@ -49,7 +27,7 @@ def test_six_agents_on_one_spot_spread_apart(world) -> None:
     sprites = [StubSprite(100, 100) for _ in range(6)]
     for sprite in sprites:
         world.attach(sprite, steer.Separation(40), max_speed=100, max_force=400, radius=8)
-    first = forces(world)
+    first = batch_forces(world)
     assert all(np.isfinite(force).all() and np.linalg.norm(force) > 0 for force in first.values())
     directions = np.array([force / np.linalg.norm(force) for force in first.values()])
     assert (pair_distances(list(directions)) > 0.1).all()  # six distinct directions
@@ -104,10 +82,10 @@ def test_among_a_sprite_list_sees_sprites_appended_later(world) -> None:
         world.attach(sprite, steer.Seek((100, 100)))
     world.attach(asker, steer.Separation(30, among=group), max_speed=100)
     slot = world.agent_of(asker)._slot
-    assert forces(world)[slot].tolist() == [0.0, 0.0]
+    assert batch_forces(world)[slot].tolist() == [0.0, 0.0]
     group.append(member)
     world.update(DT)  # membership is read once per update
-    assert forces(world)[slot][0] > 0.0
+    assert batch_forces(world)[slot][0] > 0.0
 
 
 def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
@@ -118,8 +96,8 @@ def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
         for sprite in squad:
             world.attach(sprite, separation)
     assert len(world._current_batches()) == 1
-    got = forces(world)
-    alone = forces_alone(world)
+    got = batch_forces(world)
+    alone = forces_one_by_one(world)
     for slot in got:
         assert np.allclose(got[slot], alone[slot])
     lone_blue = world.agent_of(blues[1])._slot
@@ -257,12 +235,12 @@ def test_debug_records_separation_and_radii_only_on_demand(world) -> None:
     for sprite in sprites:
         world.attach(sprite, steer.Separation(30))
     quiet = DebugRecorder()
-    forces(world, quiet)
+    batch_forces(world, debug=quiet)
     assert sum(len(chunk) for chunks in quiet.segments.values() for chunk in chunks) == 2 * 2
     for agent in world.agents:
         agent.behavior = steer.Separation(30, debug_radius=True)
     loud = DebugRecorder()
-    forces(world, loud)
+    batch_forces(world, debug=loud)
     assert sum(len(c) for chunks in loud.segments.values() for c in chunks) > 2 * 2 * 10
 
 
@@ -286,7 +264,7 @@ def test_group_components_batched_equal_alone() -> None:
     for _ in range(10):
         world.update(DT)
     assert len(world._current_batches()) == 1
-    got, alone = forces(world), forces_alone(world)
+    got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
 
 
@@ -362,7 +340,7 @@ def test_component_contract(make) -> None:
         sprites = [StubSprite(50, 50) for _ in range(5)]
         for sprite in sprites:
             world.attach(sprite, component, radius=6)
-        got, alone_each = forces(world), forces_alone(world)
+        got, alone_each = batch_forces(world), forces_one_by_one(world)
         assert all(np.isfinite(force).all() for force in got.values())
         assert all(np.allclose(got[slot], alone_each[slot]) for slot in got)
         for _ in range(10):

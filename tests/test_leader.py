@@ -7,34 +7,12 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering import formations
-from arcade_steering._batches import Batch
 from arcade_steering.behaviors.sight_cone import in_sight
-from arcade_steering.context import BatchFrame, evaluate
 from arcade_steering.debug import SIGHT_COLOR, DebugRecorder
-from arcade_steering.testing import StubSprite
+from arcade_steering.testing import StubSprite, batch_forces, forces_one_by_one
 
 DT = 1 / 60
 CONE_LENGTH, CONE_HALF_ANGLE = 120.0, 30.0
-
-
-def forces(world: steer.SteeringWorld, debug: DebugRecorder | None = None) -> dict[int, np.ndarray]:
-    """Every agent's force this instant, batch by batch, keyed by slot (nothing moves)."""
-    world._neighbors = None
-    out = {}
-    for batch in world._current_batches():
-        force = evaluate(BatchFrame(world, batch.slots, DT, debug), batch.root)
-        out.update(zip(batch.slots.tolist(), force, strict=True))
-    return out
-
-
-def forces_alone(world: steer.SteeringWorld) -> dict[int, np.ndarray]:
-    """Every agent's force, each agent evaluated as a batch of one."""
-    world._neighbors = None
-    out = {}
-    for agent in world.agents:
-        batch = Batch(np.array([agent._slot]), [agent.behavior])
-        out[agent._slot] = evaluate(BatchFrame(world, batch.slots, DT, None), batch.root)[0]
-    return out
 
 
 def seen(points: np.ndarray, leader: np.ndarray, heading: np.ndarray) -> np.ndarray:
@@ -322,7 +300,7 @@ def test_twenty_squads_are_one_batch_equal_to_agents_alone(world) -> None:
         world.update(DT)
     shapes = {type(batch.root.component) for batch in world._current_batches()}
     assert len(world._current_batches()) == 2 and shapes == {steer.Seek, steer.PriorityBlend}
-    got, alone = forces(world), forces_alone(world)
+    got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
     assert any(np.linalg.norm(force) > 0 for force in got.values())
 
@@ -335,7 +313,7 @@ def test_offset_pursuit_instances_share_a_batch(world) -> None:
     assert len(world._current_batches()) == 2
     for _ in range(20):
         world.update(DT)
-    got, alone = forces(world), forces_alone(world)
+    got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
 
 
@@ -344,7 +322,7 @@ def test_debug_draws_each_leaders_cone_once(world) -> None:
     for _ in range(10):
         world.update(DT)
     recorder = DebugRecorder()
-    forces(world, recorder)
+    batch_forces(world, debug=recorder)
     cone_points = sum(len(chunk) for chunk in recorder.segments[SIGHT_COLOR])
     # Per cone: two sides and a 12-segment arc, each segment two points.
     assert cone_points == len(leaders) * 2 * (2 + 12)
