@@ -63,13 +63,5 @@ class TargetRef:
         """True for sprites and callables, whose position is read every update."""
         return self.source is not None
 
-    def read(self) -> tuple[float, float]:
-        """The target's position now (reads the sprite or calls the callable)."""
-        if self.point is not None:
-            return self.point
-        source = self.source
-        position = source.position if hasattr(source, "position") else source()
-        return float(position[0]), float(position[1])
-
     def __repr__(self) -> str:
         return f"TargetRef({self.value!r})"
