@@ -84,3 +84,52 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
     return value
+
+
+def check_array(
+    name: str, value: Any, ndim: int | None = None, allow_inf: bool = False
+) -> np.ndarray:
+    """Return ``value`` as a new float64 array, or raise naming ``name``.
+
+    Args:
+        name: The parameter's name, for the message.
+        value: Numbers, nested sequences of numbers or an array.
+        ndim: The number of dimensions required, or None for any (a scalar included).
+        allow_inf: Whether ``inf`` and ``-inf`` are allowed (NaN never is).
+
+    Raises:
+        TypeError: ``value`` is not made of numbers (None, a string, strings, bools or other
+            objects inside it), or ``ndim`` is given and ``value`` is a lone number or object.
+        ValueError: ``value`` is ragged, has another number of dimensions or holds NaN (or
+            inf, unless allowed).
+    """
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
+    try:
+        array = np.array(value)
+    except ValueError:  # nested sequences of different lengths
+        raise ValueError(
+            f"{name} must be regular (not ragged) nested sequences of numbers"
+        ) from None
+    if ndim is not None and ndim > 0 and array.ndim == 0:
+        raise TypeError(f"{name} must be a sequence, got {type(value).__name__}")
+    if array.dtype.kind == "O":  # mixed objects; astype(float) would let None through as NaN
+        if not all(_is_number(item) for item in array.flat):
+            raise TypeError(f"{name} must be made of numbers only")
+        array = array.astype(np.float64)
+    elif array.dtype.kind in "iuf":
+        array = array.astype(np.float64, copy=False)
+    else:  # bool, complex, str, bytes, dates, records
+        raise TypeError(f"{name} must be made of numbers, got {array.dtype} values")
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimensions, got shape {array.shape}")
+    finite = np.isfinite(array)
+    if not finite.all() and not (allow_inf and not np.isnan(array).any()):
+        raise ValueError(f"{name} must be finite (no NaN{'' if allow_inf else ' or inf'})")
+    return array
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, (bool, np.bool_)) and isinstance(
+        value, (Real, np.floating, np.integer)
+    )

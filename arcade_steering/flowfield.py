@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pymunk
 
 from ._flow_grid import (
     descent_directions,
@@ -25,7 +26,7 @@ from ._flow_grid import (
     grid_steps,
     passable_steps,
 )
-from ._validate import check_point, check_positive
+from ._validate import check_array, check_point, check_positive
 
 __all__ = ["FlowField"]
 
@@ -70,11 +71,9 @@ class FlowField:
         goal: tuple[float, float] | None = None,
         distance: Any = None,
     ) -> None:
-        dirs = np.array(directions, dtype=float)
-        if dirs.ndim != 3 or dirs.shape[2] != 2 or dirs.shape[0] < 1 or dirs.shape[1] < 1:
+        dirs = check_array("directions", directions, ndim=3)
+        if dirs.shape[2] != 2 or dirs.shape[0] < 1 or dirs.shape[1] < 1:
             raise ValueError(f"directions must have shape (rows, cols, 2), got {dirs.shape}")
-        if not np.isfinite(dirs).all():
-            raise ValueError("directions must be finite (no NaN or inf)")
         norm = np.hypot(dirs[..., 0], dirs[..., 1])
         np.divide(dirs, norm[..., None], out=dirs, where=norm[..., None] > 1e-12)
         dirs[norm <= 1e-12] = 0.0
@@ -82,9 +81,9 @@ class FlowField:
         self._cell = check_positive("cell_size", cell_size)
         self._goal = None if goal is None else np.array(check_point("goal", goal))
         if distance is not None:
-            distance = np.array(distance, dtype=float)
-            if distance.shape != dirs.shape[:2] or np.isnan(distance).any():
-                raise ValueError(f"distance must be {dirs.shape[:2]} numbers, not NaN")
+            distance = check_array("distance", distance, ndim=2, allow_inf=True)
+            if distance.shape != dirs.shape[:2]:
+                raise ValueError(f"distance must have shape {dirs.shape[:2]}, got {distance.shape}")
             distance.flags.writeable = False
         self._distance = distance
         dirs.flags.writeable = False
@@ -147,9 +146,23 @@ class FlowField:
             clearance: Distance (px) cell centres keep from walls and obstacles; None for
                 half the cell diagonal (cells a wall passes through are blocked). Use at
                 least the agents' radius.
+
+        Raises:
+            TypeError: ``world`` is neither a SteeringWorld nor a ``pymunk.Space``, or a
+                parameter has the wrong type.
+            ValueError: ``goal`` lies outside ``bounds``, or a parameter has a bad value.
         """
         from .geometry import StaticGeometry
+        from .world import SteeringWorld
 
+        if isinstance(world, SteeringWorld):
+            space = world.space
+        elif isinstance(world, pymunk.Space):
+            space = world
+        else:
+            raise TypeError(
+                f"world must be a SteeringWorld or a pymunk.Space, got {type(world).__name__}"
+            )
         goal_xy = np.array(check_point("goal", goal))
         origin, shape, cell = _grid(bounds, cell_size)
         clear = cell * math.sqrt(0.5) if clearance is None else clearance
@@ -157,7 +170,6 @@ class FlowField:
         goal_cell = np.floor((goal_xy - origin) / cell).astype(int)[::-1]
         if not (0 <= goal_cell[0] < shape[0] and 0 <= goal_cell[1] < shape[1]):
             raise ValueError(f"goal must lie inside bounds, got {tuple(goal_xy)}")
-        space = getattr(world, "space", world)
         geometry = StaticGeometry(space)
         centers = _centers(origin, shape, cell)
         near = geometry.nearest(centers.reshape(-1, 2), clear)

@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._validate import check_array, check_bool, check_non_negative, check_positive
+
 __all__ = ["WINDOW_BACK_FRACTION", "Path", "PathProjection"]
 
 FloatArray = NDArray[np.float64]
@@ -59,29 +61,15 @@ def _frozen(array: FloatArray) -> FloatArray:
 
 
 def _floats(values: ArrayLike, name: str) -> FloatArray:
-    """A finite float64 copy of ``values``, else an error naming ``name``."""
-    try:
-        array = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"{name} must be numbers ({exc})") from None
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return array
+    """A finite float64 copy of ``values`` (any shape), else an error naming ``name``."""
+    return check_array(name, values)
 
 
 def _check_points(points: ArrayLike) -> FloatArray:
-    pts = _floats(points, "points")
-    if pts.ndim != 2 or pts.shape[1] != 2 or len(pts) < 2:
+    pts = check_array("points", points, ndim=2)
+    if pts.shape[1] != 2 or len(pts) < 2:
         raise ValueError(f"points must be at least 2 (x, y) pairs, shape (k, 2); got {pts.shape}")
     return _frozen(pts)
-
-
-def _check_length(value: float, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if not (np.isfinite(value) and value >= 0.0):
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
-    return float(value)
 
 
 class Path:
@@ -97,8 +85,11 @@ class Path:
         radii: Optional ``(s,)`` per-segment radii, ``s = k - 1`` (open) or ``k`` (closed).
 
     Raises:
-        ValueError: A parameter has a bad shape or value (the message names it).
-        TypeError: ``closed`` is not a bool, or a parameter is not made of numbers.
+        TypeError: A parameter has the wrong type: ``points`` or ``radii`` are not sequences
+            of numbers (None, a string, a lone number), ``closed`` is not a bool (the message
+            names the parameter).
+        ValueError: A parameter has a bad shape or value: ragged or too few points, NaN, inf,
+            a negative radius (the message names it).
     """
 
     def __init__(
@@ -108,10 +99,8 @@ class Path:
         closed: bool = False,
         radii: ArrayLike | None = None,
     ) -> None:
-        if not isinstance(closed, (bool, np.bool_)):
-            raise TypeError(f"closed must be a bool, got {type(closed).__name__}")
-        self._closed = bool(closed)
-        self._radius = _check_length(radius, "radius")
+        self._closed = check_bool("closed", closed)
+        self._radius = check_non_negative("radius", radius)
         self._uniform = True
         self._version = 0
         self._table: tuple[int, FloatArray] | None = None
@@ -150,15 +139,15 @@ class Path:
         Raises:
             ValueError: ``points`` is None or has fewer than 2 distinct points, or ``grid_size``
                 is not a finite number > 0.
+            TypeError: A parameter has the wrong type (as for :class:`Path`).
         """
+        closed = check_bool("closed", closed)
         if points is None:
             raise ValueError("points is None: arcade.astar_calculate_path found no path")
         pts = _check_points(points)
         if grid_size is not None:
-            if _check_length(grid_size, "grid_size") == 0.0:
-                raise ValueError("grid_size must be > 0")
-            pts = pts + grid_size / 2.0
-        pts = _simplify(pts, bool(closed))
+            pts = pts + check_positive("grid_size", grid_size) / 2.0
+        pts = _simplify(pts, closed)
         if len(pts) < 2:
             raise ValueError("points holds a single distinct point: a path needs at least two")
         return cls(pts, radius=radius, closed=closed)
@@ -216,7 +205,7 @@ class Path:
 
     @radius.setter
     def radius(self, radius: float) -> None:
-        self._radius = _check_length(radius, "radius")
+        self._radius = check_non_negative("radius", radius)
         self._radii = _frozen(np.full(self.segment_count, self._radius))
         self._uniform = True
         self._version += 1
@@ -231,7 +220,7 @@ class Path:
         if radii is None:
             self.radius = self._radius
             return
-        arr = _floats(radii, "radii")
+        arr = check_array("radii", radii, ndim=1)
         if arr.shape != (self.segment_count,) or (arr < 0.0).any():
             raise ValueError(f"radii must be {self.segment_count} numbers >= 0, got {arr!r}")
         self._radii, self._uniform = _frozen(arr), False
@@ -385,14 +374,14 @@ class Path:
             ValueError: ``points`` is not finite ``(n, 2)``, ``near`` is not finite, ``window`` is
                 negative or not finite, or only one of ``near`` and ``window`` is given.
         """
-        p = _floats(points, "points")
-        if p.ndim != 2 or p.shape[1] != 2:
+        p = check_array("points", points, ndim=2)
+        if p.shape[1] != 2:
             raise ValueError(f"points must have shape (n, 2), got {p.shape}")
         if (near is None) != (window is None):
             raise ValueError("near and window must be given together (or neither)")
         length, lo, hi = self.length, None, None
         if near is not None and window is not None:
-            w, at = _check_length(window, "window"), _floats(near, "near")
+            w, at = check_non_negative("window", window), _floats(near, "near")
             if at.shape not in ((), (len(p),)):
                 raise ValueError(f"near must be a scalar or shape ({len(p)},), got {at.shape}")
             if not (self._closed and (1.0 + WINDOW_BACK_FRACTION) * w >= length):

@@ -154,6 +154,13 @@ def test_agents_on_different_fields_share_a_batch_and_match_agents_run_alone() -
         (lambda: steer.FollowFlowField("north"), TypeError, "field"),
         (lambda: steer.FlowField(np.zeros((3, 3))), ValueError, "directions"),
         (lambda: steer.FlowField(np.full((2, 2, 2), np.nan)), ValueError, "directions"),
+        (lambda: steer.FlowField("abc"), TypeError, "directions"),
+        (lambda: steer.FlowField(None), TypeError, "directions"),
+        (lambda: steer.FlowField([[(1, 0), (1, 0)], [(1, 0)]]), ValueError, "directions"),
+        (lambda: steer.FlowField(np.ones((2, 2, 2)), distance="ab"), TypeError, "distance"),
+        (lambda: steer.FlowField(np.ones((2, 2, 2)), distance=np.ones(4)), ValueError, "distance"),
+        (lambda: steer.FlowField.towards((10, 10), None, BOUNDS), TypeError, "world"),
+        (lambda: steer.FlowField.towards((10, 10), "world", BOUNDS), TypeError, "world"),
         (lambda: steer.FlowField(np.ones((2, 2, 2)), cell_size=0), ValueError, "cell_size"),
         (lambda: steer.FlowField.from_function(3, BOUNDS), TypeError, "fn"),
         (
@@ -186,3 +193,21 @@ def test_agents_on_different_fields_share_a_batch_and_match_agents_run_alone() -
 def test_bad_arguments_are_refused_naming_the_parameter(make, error, name) -> None:
     with pytest.raises(error, match=name):
         make()
+
+
+def test_field_copies_its_arrays_and_takes_inf_distances() -> None:
+    directions = np.ones((2, 2, 2))
+    distance = np.array([[0.0, 1.0], [np.inf, 2.0]])  # inf: unreachable cells
+    field = steer.FlowField(directions, distance=distance)
+    np.testing.assert_array_equal(directions, np.ones((2, 2, 2)))  # normalised a copy
+    assert field.distance is not None and np.isinf(field.distance[1, 0])
+    distance[0, 0] = 5.0
+    assert field.distance[0, 0] == 0.0
+
+
+def test_towards_takes_a_pymunk_space_too() -> None:
+    world = steer.SteeringWorld()
+    world.add_obstacle((150, 150), 30)
+    by_world = steer.FlowField.towards((10, 10), world, BOUNDS, cell_size=20)
+    by_space = steer.FlowField.towards((10, 10), world.space, BOUNDS, cell_size=20)
+    np.testing.assert_array_equal(by_world.directions, by_space.directions)

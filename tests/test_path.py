@@ -292,7 +292,13 @@ def test_moving_points_with_radii_must_keep_the_segment_count() -> None:
         ({"points": [(0, 0, 0), (1, 1, 1)]}, ValueError, "points"),
         ({"points": [(0, 0), (1,)]}, ValueError, "points"),
         ({"points": [(0, 0), (object(), 1)]}, TypeError, "points"),
-        ({"points": None}, ValueError, "points"),
+        # A wrong type is a TypeError, a wrong shape or value a ValueError.
+        ({"points": None}, TypeError, "points"),
+        ({"points": 5}, TypeError, "points"),
+        ({"points": "abcd"}, TypeError, "points"),
+        ({"points": [("a", "b"), (1, 2)]}, TypeError, "points"),
+        ({"points": [(0, 0), (None, 1)]}, TypeError, "points"),
+        ({"points": [(0, 0), (1, 2, 3)]}, ValueError, "points"),
         ({"radius": -1.0}, ValueError, "radius"),
         ({"radius": math.nan}, ValueError, "radius"),
         ({"radius": math.inf}, ValueError, "radius"),
@@ -303,7 +309,10 @@ def test_moving_points_with_radii_must_keep_the_segment_count() -> None:
         ({"radii": [1, 2, 3, 4]}, ValueError, "radii"),
         ({"radii": [1, -2, 3]}, ValueError, "radii"),
         ({"radii": [1, math.nan, 3]}, ValueError, "radii"),
-        ({"radii": 5.0}, ValueError, "radii"),
+        ({"radii": 5.0}, TypeError, "radii"),
+        ({"radii": ["a", "b", "c"]}, TypeError, "radii"),
+        ({"radii": [[1, 2, 3]]}, ValueError, "radii"),
+        ({"closed": None}, TypeError, "closed"),
         ({"closed": 1}, TypeError, "closed"),
         ({"closed": "yes"}, TypeError, "closed"),
     ],
@@ -319,7 +328,10 @@ def test_bad_arguments(kwargs: dict, error: type, name: str) -> None:
     [
         ("points", [(0, 0)], ValueError),
         ("points", [(0, 0), (math.nan, 0)], ValueError),
-        ("points", "abc", ValueError),
+        ("points", "abc", TypeError),
+        ("points", None, TypeError),
+        ("points", [(0, 0), (1, 2, 3)], ValueError),
+        ("radii", ["a", "b", "c"], TypeError),
         ("radius", -3.0, ValueError),
         ("radius", "x", TypeError),
         ("radii", [1.0], ValueError),
@@ -358,6 +370,24 @@ def test_bad_query_arguments(call, name: str) -> None:
         call(Path(SQUARE))
 
 
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda p: p.point_at("far"), "distance"),
+        (lambda p: p.point_at(None), "distance"),
+        (lambda p: p.radius_at([object()]), "distance"),
+        (lambda p: p.project("points"), "points"),
+        (lambda p: p.project(5.0), "points"),
+        (lambda p: p.project([(0, 0)], near=["a"], window=1), "near"),
+        (lambda p: p.project([(0, 0)], near=[0], window="wide"), "window"),
+        (lambda p: p.distance_between(None, [0]), "d_from"),
+    ],
+)
+def test_query_arguments_of_the_wrong_type(call, name: str) -> None:
+    with pytest.raises(TypeError, match=name):
+        call(Path(SQUARE))
+
+
 # -- from_astar ------------------------------------------------------------------------------------
 
 
@@ -370,6 +400,12 @@ def test_from_astar_none_and_single_point() -> None:
         Path.from_astar([(10, 10), (10, 10)])
     with pytest.raises(ValueError, match="grid_size"):
         Path.from_astar([(0, 0), (10, 0)], grid_size=0)
+    with pytest.raises(TypeError, match="points"):
+        Path.from_astar("abcd")
+    with pytest.raises(TypeError, match="grid_size"):
+        Path.from_astar([(0, 0), (10, 0)], grid_size="10")
+    with pytest.raises(TypeError, match="closed"):  # refused before the points are simplified
+        Path.from_astar([(0, 0), (10, 0)], closed="yes")
 
 
 def test_from_astar_grid_size_and_collinear_removal() -> None:

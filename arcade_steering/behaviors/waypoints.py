@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._params import ChoiceParam, FloatParam, ObjectParam
+from .._validate import check_array
 from .._vec import lengths
 from ..component import SteeringComponent
 from ..context import SteeringContext
@@ -26,16 +27,11 @@ def check_waypoints(name: str, value: Any) -> np.ndarray | Path:
     ``name``."""
     if isinstance(value, Path):
         return value
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be (x, y) points or a Path, got {type(value).__name__}")
-    try:
-        points = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be (x, y) points or a Path") from None
-    if points.ndim != 2 or points.shape[1] != 2 or len(points) < 2:
+    points = check_array(name, value, ndim=2)
+    if points.shape[1] != 2 or len(points) < 2:
         raise ValueError(f"{name} must be at least 2 (x, y) points, got shape {points.shape}")
-    if not np.isfinite(points).all():
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
     points.flags.writeable = False
     return points
 
