@@ -253,14 +253,6 @@ def test_repeated_path_points_change_nothing_for_path_followers(closed) -> None:
             assert seen[:, 0].max() > 80.0 and seen[:, 1].max() > 50.0, name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FollowWaypoints (behaviors/waypoints.py:131-136) advances at most one waypoint "
-    "per step, so a repeated point is 'reached' again on the next step and for that step the "
-    "agent seeks the point it is already on (braking, turning back): on Path(REPEATED) the "
-    "trajectory differs from the one on the same path without repeats by up to ~8 px within "
-    "200 steps, although Path's docstring says repeated points are harmless",
-)
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
 def test_repeated_path_points_change_nothing_for_waypoints(closed) -> None:
     def make(path: steer.Path) -> dict[str, steer.SteeringComponent]:
@@ -287,7 +279,16 @@ def test_repeated_waypoints_are_all_visited_and_stay_finite() -> None:
     for name, points in seen.items():
         for corner in DISTINCT:
             assert np.hypot(*(points - corner).T).min() < 12.0, (name, corner)
-    assert math.dist(seen["once"][-1], (100, 100)) < 3.0
+    # "once" brakes for its last point from the first of its repeats on, as it would for one
+    # point, and comes to rest on it.
+    world = steer.SteeringWorld(seed=0)
+    sprite = StubSprite(-5.0, 3.0)
+    agent = world.attach(
+        sprite, steer.FollowWaypoints(REPEATED, arrive_radius=10.0, mode="once"), max_speed=120
+    )
+    for _ in range(2 * PATH_STEPS):
+        world.update(DT)
+    assert math.dist(sprite.position, (100, 100)) < 3.0 and agent.speed < 1.0
 
 
 def test_a_path_of_one_repeated_point_holds_the_agent_there() -> None:

@@ -123,3 +123,39 @@ def test_a_refused_mode_changes_nothing() -> None:
     with pytest.raises(ValueError, match="mode"):
         component.mode = "shuffle"
     assert component.mode == "once"
+
+
+@pytest.mark.parametrize("mode", ["loop", "pingpong", "once"])
+def test_waypoints_within_reach_are_all_passed_in_one_step(mode) -> None:
+    # The agent stands on the first three points: it must head for the fourth at once, not
+    # seek, one step each, the points it is standing on (a zero force: it would not move).
+    points = [(0, 0), (0, 0), (5, 0), (200, 0), (200, 200)]
+    world = steer.SteeringWorld(seed=0)
+    agents = []
+    for start in ((0.0, 0.0), (2.0, 0.0)):  # two agents of one batch, each its own index
+        agents.append(
+            world.attach(
+                StubSprite(*start), steer.FollowWaypoints(points, 10.0, mode), max_speed=120
+            )
+        )
+    world.update(DT)
+    for agent in agents:
+        assert agent.velocity[0] > 0.0 and agent.velocity[1] == 0.0
+
+
+def test_advance_reached_stops_after_one_lap_when_every_point_is_within_reach() -> None:
+    from arcade_steering.behaviors.waypoints import advance_reached, final_run
+
+    points = np.array([(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (50.0, 0.0), (50.0, 0.0)])
+    first = np.array([0, 0, 3])
+    count = np.array([3.0, 3.0, 2.0])
+    position = np.array([(0.0, 0.0), (100.0, 0.0), (50.0, 0.0)])
+    for mode in ("loop", "pingpong", "once"):
+        index, sense = advance_reached(
+            points, first, count, np.zeros(3), np.ones(3), position, np.full(3, 5.0), mode
+        )
+        assert index[1] == 0.0 and sense[1] == 1.0  # nothing within reach: unchanged
+        assert 0.0 <= index[0] < 3.0 and 0.0 <= index[2] < 2.0
+        if mode == "once":
+            assert index[0] == 2.0 and index[2] == 1.0
+    np.testing.assert_array_equal(final_run(points, np.array([0, 3])), [2.0, 0.0])

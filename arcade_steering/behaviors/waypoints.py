@@ -15,7 +15,7 @@ from ..debug import PATH_COLOR, TARGET_COLOR
 from ..path import Path
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
-__all__ = ["FollowWaypoints", "next_waypoint"]
+__all__ = ["FollowWaypoints", "advance_reached", "final_run", "next_waypoint"]
 
 #: The ways through a list of waypoints.
 MODES = ("loop", "pingpong", "once")
@@ -64,8 +64,77 @@ def next_waypoint(
     return np.where(reached, index + sense, index), sense
 
 
+def advance_reached(
+    points: np.ndarray,
+    first: np.ndarray,
+    count: np.ndarray,
+    index: np.ndarray,
+    sense: np.ndarray,
+    position: np.ndarray,
+    arrive_radius: np.ndarray,
+    mode: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Advance each agent past every waypoint in a row that it is already within reach of.
+
+    A waypoint that is reached is passed; so is the next one if it is within reach too (a
+    repeated point, or points closer together than the arrival radius), so an agent never
+    seeks, for a step, a point it is standing on. Each pass is vectorised over the agents
+    still advancing; there are at most ``max(count)`` passes (one lap: when every point of a
+    list is within reach any of them will do).
+
+    Args:
+        points: ``(m, 2)`` every list's waypoints, one run per list, px.
+        first: ``(n,)`` int, where each agent's list starts in ``points``.
+        count: ``(n,)`` number of waypoints in each agent's list (floats, ``>= 2``).
+        index: ``(n,)`` current waypoint indices (floats) in ``[0, count)``.
+        sense: ``(n,)`` +1 or -1 (see :func:`next_waypoint`).
+        position: ``(n, 2)`` agent positions, px.
+        arrive_radius: ``(n,)`` px.
+        mode: ``"loop"``, ``"pingpong"`` or ``"once"``.
+
+    Returns:
+        The new ``(index, sense)``, new arrays.
+    """
+    index, sense = index.copy(), sense.copy()
+    rows = np.arange(len(index))
+    for _ in range(int(count.max(initial=0.0))):
+        at = index[rows]
+        goal = points[first[rows] + at.astype(np.intp)]
+        reached = lengths(goal - position[rows]) <= arrive_radius[rows]
+        if not reached.any():
+            break
+        rows, at = rows[reached], at[reached]
+        new, turned = next_waypoint(at, sense[rows], count[rows], np.ones(len(rows), bool), mode)
+        index[rows], sense[rows] = new, turned
+        rows = rows[new != at]  # "once" stays on its last point
+        if rows.size == 0:
+            break
+    return index, sense
+
+
+def final_run(points: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Index, per list, of the first of the repeats its last point ends with.
+
+    Args:
+        points: ``(m, 2)`` the lists' waypoints, one run per list.
+        starts: ``(p,)`` int, where each list starts (the lists fill ``points``, each ``>= 2``).
+
+    Returns:
+        ``(p,)`` float indices within each list: ``k - 1`` for a list of ``k`` points whose
+        last point is not repeated.
+    """
+    ends = np.append(starts[1:], len(points)) - 1
+    owner = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(points))))
+    local = np.arange(len(points)) - starts[owner]
+    differs = (points != points[ends[owner]]).any(axis=1)
+    return np.maximum.reduceat(np.where(differs, local, -1), starts) + 1.0
+
+
 class FollowWaypoints(SteeringComponent):
     """Seek waypoints one after another: the next one once within ``arrive_radius``.
+
+    Waypoints already within reach are passed in the same step, so repeated points (and
+    points closer together than ``arrive_radius``) never hold an agent up.
 
     Each agent keeps its own current waypoint (it starts at the first), so many agents may
     share one FollowWaypoints; agents with their own instances and lists share a batch too
@@ -126,14 +195,22 @@ class FollowWaypoints(SteeringComponent):
         state = ctx.state("waypoint", shape=(2,))
         state[np.isnan(state[:, 0])] = (0.0, 1.0)
         index = np.minimum(state[:, 0], count - 1.0)  # a Path may have lost points
-        reached = lengths(points[first + index.astype(np.intp)] - ctx.position)
-        reached = reached <= ctx.param("arrive_radius")
-        index, sense = next_waypoint(index, state[:, 1], count, reached, self.mode)
+        index, sense = advance_reached(
+            points,
+            first,
+            count,
+            index,
+            state[:, 1],
+            ctx.position,
+            ctx.param("arrive_radius"),
+            self.mode,
+        )
         ctx.set_state("waypoint", np.column_stack((index, sense)))
         goal = points[first + index.astype(np.intp)]
         desired = seek_velocity(ctx.position, goal, ctx.max_speed)
         if self.mode == "once":
-            last = index == count - 1.0
+            # Brake for the last point from the first of its repeats on, as if it were one.
+            last = index >= final_run(points, starts)[which]
             desired[last] = arrive_velocity(
                 ctx.position[last],
                 goal[last],
