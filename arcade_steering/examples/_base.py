@@ -1,0 +1,387 @@
+"""What every example shares: a :class:`Scene` (a world, its sprites and how to draw them), the
+:class:`ExampleView` that runs one in a window, trails, and headless running.
+
+A scene never needs a window to be built or updated, only to be drawn, so the tests and
+``docs/gen_images.py`` run the very scenes a user opens with ``python -m``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import arcade
+import numpy as np
+from PIL import Image, ImageDraw
+
+import arcade_steering as steer
+
+WINDOW_WIDTH = 800
+WINDOW_HEIGHT = 500
+BACKGROUND = (24, 28, 36)
+DT = 1 / 60
+
+Color = tuple[int, int, int]
+#: Agent colours by role, used across the examples.
+BLUE: Color = (90, 170, 255)
+ORANGE: Color = (255, 160, 60)
+GREEN: Color = (110, 220, 120)
+PINK: Color = (240, 110, 200)
+YELLOW: Color = (250, 215, 80)
+RED: Color = (240, 70, 60)
+GREY: Color = (170, 170, 180)
+WALL_COLOR = (200, 190, 160)
+OBSTACLE_COLOR = (80, 100, 80)
+TARGET_COLOR = (250, 250, 250)
+
+#: A jump longer than this between two trail samples (px) is a teleport, not motion.
+_TRAIL_JUMP = 60.0
+_TRAIL_ALPHAS = (50, 110, 190)
+
+
+@functools.cache
+def arrow_texture(color: Color, length: int = 22, width: int = 14) -> arcade.Texture:
+    """A filled arrow pointing right (+x), outlined, for agents of one colour."""
+    image = Image.new("RGBA", (length, width), (0, 0, 0, 0))
+    tip, notch = (length - 1, (width - 1) / 2), (length * 0.3, (width - 1) / 2)
+    ImageDraw.Draw(image).polygon(
+        [tip, (0, 0), notch, (0, width - 1)], fill=(*color, 255), outline=(15, 15, 20, 255)
+    )
+    return arcade.Texture(image, hash=f"arrow-{color}-{length}-{width}")
+
+
+class Trails:
+    """Recent positions of some sprites, drawn as polylines that fade with age.
+
+    Args:
+        seconds: How much history to keep.
+        every: Record one sample every this many updates.
+        ticks: Seconds between dots drawn on the trails (equal time apart, so their spacing
+            shows the speed), or None for no dots.
+    """
+
+    def __init__(self, seconds: float = 6.0, every: int = 2, ticks: float | None = None) -> None:
+        self.length = max(2, round(seconds / DT / every))
+        self.every = every
+        self.ticks = ticks
+        self._tick = 0
+        self._tracks: list[tuple[Any, Color, deque[tuple[float, float]]]] = []
+
+    def track(self, sprite: Any, color: Color) -> None:
+        """Start recording ``sprite``'s positions, drawn in ``color``."""
+        self._tracks.append((sprite, color, deque(maxlen=self.length)))
+
+    def record(self) -> None:
+        """Sample every tracked sprite (call once per update)."""
+        self._tick += 1
+        if self._tick % self.every == 0:
+            for sprite, _, history in self._tracks:
+                history.append(sprite.position)
+
+    def draw(self) -> None:
+        """One ``draw_lines`` call per colour and age band."""
+        bands: dict[tuple[int, ...], list[np.ndarray]] = {}
+        dots: dict[tuple[int, ...], list[np.ndarray]] = {}
+        for _, color, history in self._tracks:
+            if len(history) < 2:
+                continue
+            points = np.array(history)
+            if self.ticks:
+                # Counted from the sample clock, so dots stay put as the trail grows.
+                step = max(1, round(self.ticks / DT / self.every))
+                first = (self._tick // self.every - len(points) + 1) % step
+                dots.setdefault((*color, 220), []).append(points[(step - first) % step :: step])
+            starts, ends = points[:-1], points[1:]
+            moved = np.hypot(*(ends - starts).T) < _TRAIL_JUMP
+            # Band 0 is the oldest third of the whole history, the last band the newest.
+            age = (self.length - len(starts) + np.arange(len(starts))) * len(_TRAIL_ALPHAS)
+            age //= self.length
+            for band, alpha in enumerate(_TRAIL_ALPHAS):
+                keep = moved & (age == band)
+                pairs = np.empty((2 * int(keep.sum()), 2))
+                pairs[0::2], pairs[1::2] = starts[keep], ends[keep]
+                bands.setdefault((*color, alpha), []).append(pairs)
+        for color, chunks in bands.items():
+            pairs = np.concatenate(chunks)
+            if len(pairs):
+                arcade.draw_lines(pairs.tolist(), color, 2)
+        for color, chunks in dots.items():
+            arcade.draw_points(np.concatenate(chunks).tolist(), color, 4)
+
+
+def draw_geometry(world: steer.SteeringWorld) -> None:
+    """Draw the world's walls (thick lines) and obstacles (filled circles)."""
+    geometry = world.geometry
+    if len(geometry.segment_a):
+        ends = np.empty((2 * len(geometry.segment_a), 2))
+        ends[0::2], ends[1::2] = geometry.segment_a, geometry.segment_b
+        thickness = max(3.0, 2.0 * float(np.max(geometry.segment_radius)))
+        arcade.draw_lines(ends.tolist(), WALL_COLOR, thickness)
+    for (x, y), radius in zip(
+        geometry.circle_center.tolist(), geometry.circle_radius.tolist(), strict=True
+    ):
+        arcade.draw_circle_filled(x, y, radius, OBSTACLE_COLOR)
+
+
+def draw_path(path: steer.Path, color: tuple[int, int, int] = (50, 54, 52)) -> None:
+    """Draw a path's tube as a band (opaque, so that overlaps at the joints do not show)."""
+    ends = np.empty((2 * len(path.starts), 2))
+    ends[0::2], ends[1::2] = path.starts, path.ends
+    arcade.draw_lines(ends.tolist(), color, 2 * path.radius)
+    for x, y in path.points.tolist():
+        arcade.draw_circle_filled(x, y, path.radius, color)
+
+
+def draw_cross(x: float, y: float, color: tuple[int, ...] = TARGET_COLOR, size: float = 7) -> None:
+    """A small ``x`` marking a target point."""
+    arcade.draw_line(x - size, y - size, x + size, y + size, color, 2)
+    arcade.draw_line(x - size, y + size, x + size, y - size, color, 2)
+
+
+class Scene:
+    """One example scene: a steering world, its sprites and how to draw them.
+
+    Subclasses list their ``MODES`` (variants chosen with the number keys) and build the world
+    for ``self.mode`` in :meth:`setup`. Building and updating need no window; drawing does.
+
+    Args:
+        width: Width of the area to fill, px.
+        height: Height of the area to fill, px.
+        mode: One of ``MODES``; None for the first.
+        seed: Seed of the steering world and of the scene's own random layout.
+    """
+
+    TITLE = "arcade_steering example"
+    MODES: tuple[str, ...] = ("default",)
+    #: Extra keys of this example, for the help line.
+    KEYS = ""
+
+    def __init__(
+        self,
+        width: float = WINDOW_WIDTH,
+        height: float = WINDOW_HEIGHT,
+        mode: str | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.mode = self.MODES[0] if mode is None else mode
+        if self.mode not in self.MODES:
+            raise ValueError(f"mode must be one of {self.MODES}, got {mode!r}")
+        self.width = float(width)
+        self.height = float(height)
+        self.world = steer.SteeringWorld(seed=seed)
+        self.rng = np.random.default_rng(seed)
+        self.sprites = arcade.SpriteList()
+        self.trails = Trails()
+        self.show_debug = True
+        self.show_trails = True
+        self.time = 0.0
+        self.setup()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Build the world for ``self.mode``."""
+        raise NotImplementedError
+
+    def add_agent(
+        self,
+        position: Sequence[float],
+        behavior: steer.SteeringComponent,
+        color: Color = BLUE,
+        *,
+        scale: float = 1.0,
+        trail: bool = True,
+        **attach: Any,
+    ) -> steer.SteeringAgent:
+        """An arrow sprite at ``position`` steered by ``behavior``.
+
+        Args:
+            position: ``(x, y)``, px.
+            behavior: The agent's behaviour tree.
+            color: The arrow's (and its trail's) colour.
+            scale: Arrow size; 1 is 22 x 14 px (radius 7).
+            trail: Whether to draw the agent's trail.
+            **attach: Passed to :meth:`SteeringWorld.attach` (``max_speed``, ``velocity``...).
+        """
+        sprite = arcade.Sprite(arrow_texture(color), scale=scale)
+        sprite.position = tuple(position)
+        self.sprites.append(sprite)
+        if trail:
+            self.trails.track(sprite, color)
+        return self.world.attach(sprite, behavior, **attach)
+
+    def box(self, inset: float = 6.0) -> None:
+        """Walls round the edge of the scene."""
+        w, h = self.width - inset, self.height - inset
+        self.world.add_walls([(inset, inset), (w, inset), (w, h), (inset, h)], closed=True)
+
+    def scatter(self, count: int, margin: float = 40.0) -> np.ndarray:
+        """``(count, 2)`` random points at least ``margin`` px inside the scene."""
+        low, high = (margin, margin), (self.width - margin, self.height - margin)
+        return self.rng.uniform(low, high, (count, 2))
+
+    # -- running ----------------------------------------------------------------------------
+
+    def before_update(self, dt: float) -> None:
+        """Move what the game moves (scripted targets) before the world steers."""
+
+    def after_update(self, dt: float) -> None:
+        """React to where agents went (respawn, wrap round)."""
+
+    def update(self, dt: float) -> None:
+        """One frame: the scene's own motion, the steering world, the trails."""
+        self.time += dt
+        self.before_update(dt)
+        self.world.update(dt)
+        self.after_update(dt)
+        self.trails.record()
+
+    def wrap(self, margin: float = 10.0) -> None:
+        """Teleport agents that left the scene to the opposite side (a torus).
+
+        The sprite is the truth between updates, so moving it is all it takes.
+        """
+        for sprite in self.sprites:
+            x, y = sprite.position
+            wx = (x + margin) % (self.width + 2 * margin) - margin
+            wy = (y + margin) % (self.height + 2 * margin) - margin
+            if (wx, wy) != (x, y):
+                sprite.position = (wx, wy)
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def draw_under(self) -> None:
+        """Scene decorations below the agents (paths, targets)."""
+
+    def draw_over(self) -> None:
+        """Scene decorations above the agents."""
+
+    def draw(self) -> None:
+        """Geometry, decorations, trails, agents, then the debug overlay if it is on."""
+        draw_geometry(self.world)
+        self.draw_under()
+        if self.show_trails:
+            self.trails.draw()
+        self.sprites.draw()
+        self.draw_over()
+        if self.show_debug:
+            self.world.draw_debug()
+
+    # -- input ------------------------------------------------------------------------------
+
+    def on_click(self, x: float, y: float, button: int) -> None:
+        """A mouse click at ``(x, y)`` in scene coordinates."""
+
+    def on_key(self, symbol: int) -> None:
+        """A key the view does not handle itself."""
+
+
+HELP = "1-{n} mode   Space debug   T trails   P pause   R restart   Esc quit"
+
+
+class ExampleView(arcade.View):
+    """Runs a :class:`Scene` in a window: Space toggles the debug overlay, T the trails,
+    the number keys pick a mode, P pauses, R restarts, Esc quits; clicks go to the scene.
+
+    Args:
+        make_scene: ``make_scene(width, height, mode)`` -> Scene.
+        modes: The modes the number keys choose from.
+        mode: The mode to start in; None for the first.
+    """
+
+    def __init__(
+        self,
+        make_scene: Callable[..., Scene],
+        modes: Sequence[str],
+        mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.background_color = BACKGROUND
+        self.make_scene = make_scene
+        self.modes = tuple(modes)
+        self.paused = False
+        self.hud = arcade.Text("", 10, 0, arcade.color.WHITE_SMOKE, 12)
+        self.restart(mode)
+
+    def restart(self, mode: str | None = None) -> None:
+        """A fresh scene in ``mode`` (None: the current one), keeping the overlay settings."""
+        old = getattr(self, "scene", None)
+        self.scene = self.make_scene(self.window.width, self.window.height, mode)
+        if old is not None:
+            self.scene.show_debug, self.scene.show_trails = old.show_debug, old.show_trails
+        keys = HELP.format(n=len(self.modes)) + (f"   {self.scene.KEYS}" if self.scene.KEYS else "")
+        self.hud.text = f"{self.scene.TITLE}: {self.scene.mode}    {keys}"
+        self.hud.y = self.window.height - 20
+
+    def on_update(self, delta_time: float) -> None:
+        if not self.paused:
+            self.scene.update(delta_time)
+
+    def on_draw(self) -> None:
+        self.clear()
+        self.scene.draw()
+        self.window.default_camera.use()
+        self.hud.draw()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        number = symbol - arcade.key.KEY_1
+        if 0 <= number < min(len(self.modes), 9):
+            self.restart(self.modes[number])
+        elif symbol == arcade.key.SPACE:
+            self.scene.show_debug = not self.scene.show_debug
+        elif symbol == arcade.key.T:
+            self.scene.show_trails = not self.scene.show_trails
+        elif symbol == arcade.key.P:
+            self.paused = not self.paused
+        elif symbol == arcade.key.R:
+            self.restart(self.scene.mode)
+        elif symbol == arcade.key.ESCAPE:
+            self.window.close()
+        else:
+            self.scene.on_key(symbol)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        self.scene.on_click(x, y, button)
+
+
+def run(scene_class: type[Scene], mode: str | None = None) -> None:
+    """Open a window and run ``scene_class`` in it until the window closes."""
+    window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT, scene_class.TITLE)
+    window.show_view(ExampleView(scene_class, scene_class.MODES, mode))
+    arcade.run()
+
+
+# -- headless ---------------------------------------------------------------------------------
+
+
+def headless_window(width: int, height: int) -> arcade.Window:
+    """The current window, or a new hidden one of ``width`` x ``height``."""
+    try:
+        return arcade.get_window()
+    except RuntimeError:
+        return arcade.Window(width, height, "arcade_steering examples", visible=False)
+
+
+def run_frames(scene: Scene, frames: int, dt: float = DT) -> None:
+    """Update ``scene`` ``frames`` times at a fixed ``dt``; needs no window.
+
+    Call :func:`render` afterwards for a picture: it draws once before the last update so
+    the debug overlay has recorded it (recording starts at the first ``draw_debug``).
+    """
+    for _ in range(frames):
+        scene.update(dt)
+
+
+def render(scene: Scene, dt: float = DT) -> Image.Image:
+    """One more update and a picture of the scene (needs a window, e.g. :func:`headless_window`)."""
+    window = arcade.get_window()
+    scene.draw()  # starts the overlay's recording, if it is on
+    scene.update(dt)
+    window.clear(color=BACKGROUND)
+    scene.draw()
+    window.default_camera.use()
+    width, height = math.ceil(scene.width), math.ceil(scene.height)
+    return arcade.get_image(0, 0, width, height).convert("RGB")
