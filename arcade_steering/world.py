@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 import weakref
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,7 @@ from . import geometry
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
-from ._sprite_sync import fast_setters, read_positions, write_sprites
+from ._sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
 from ._vec import lengths, put_rows, truncate
@@ -312,7 +312,8 @@ class SteeringWorld:
         rows = self._rows
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = _deref(self._refs)
-        pulled = self._pull_sprites(rows, sprites)
+        list_slots = ListSlots.of(sprites)
+        pulled = self._pull_sprites(rows, sprites, list_slots)
         self._tracker.sample(dt)
         batches = self._current_batches()
         self._geometry.sync(self._space)
@@ -320,7 +321,7 @@ class SteeringWorld:
         self._debug = DebugRecorder() if self._debug_wanted else None
         for index in range(steps):
             self._step(rows, batches, step, self._debug if index == steps - 1 else None)
-        self._push_sprites(rows, sprites, pulled)
+        self._push_sprites(rows, sprites, pulled, list_slots)
 
     def _step(
         self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
@@ -373,14 +374,33 @@ class SteeringWorld:
 
     # -- sprite sync ------------------------------------------------------------------------
 
-    def _pull_sprites(self, rows: np.ndarray, sprites: np.ndarray) -> np.ndarray:
-        """Take positions from the sprites: a game may have moved one since the last update."""
-        pulled = read_positions(sprites, self._fast_position[rows])
-        finite = np.isfinite(pulled).all(axis=1)
-        put_rows(self._position, rows[finite], pulled[finite])
+    def _pull_sprites(
+        self, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+    ) -> np.ndarray:
+        """Take positions from the sprites a game moved since the last update.
+
+        Returns:
+            The sprites' positions ``(n, 2)``, finite or not; only finite ones are taken.
+        """
+        pulled = self._position.take(rows, axis=0)
+        fast = self._fast_position[rows]
+        if fast.all():  # plain arcade sprites: their lists' buffers show which ones moved
+            mask = list_slots.moved(pulled)
+            if not mask.any():
+                return pulled
+            moved = np.flatnonzero(mask)
+            values = read_positions(list(compress(sprites, mask.tolist())), fast[moved])
+        else:
+            moved = np.arange(len(rows))
+            values = read_positions(sprites, fast)
+        pulled[moved] = values
+        finite = np.isfinite(values).all(axis=1)
+        put_rows(self._position, rows[moved[finite]], values[finite])
         return pulled
 
-    def _push_sprites(self, rows: np.ndarray, sprites: np.ndarray, pulled: np.ndarray) -> None:
+    def _push_sprites(
+        self, rows: np.ndarray, sprites: list[Any], pulled: np.ndarray, list_slots: ListSlots
+    ) -> None:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position.take(rows, axis=0)
         moved = (position != pulled).any(axis=1)
@@ -390,14 +410,35 @@ class SteeringWorld:
         turned = rotating & (np.abs((angle - self._angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         self._angle[rows[turned]] = angle[turned]
         changed = moved | turned
-        slots = rows[changed]
+        if changed.all():
+            self._write_sprites(rows, sprites, position, angle, turned, list_slots)
+        elif changed.any():
+            self._write_sprites(
+                rows[changed],
+                list(compress(sprites, changed.tolist())),
+                position[changed],
+                angle[changed],
+                turned[changed],
+                list_slots.select(changed),
+            )
+
+    def _write_sprites(
+        self,
+        rows: np.ndarray,
+        sprites: list[Any],
+        position: np.ndarray,
+        angle: np.ndarray,
+        turned: np.ndarray,
+        list_slots: ListSlots,
+    ) -> None:
         write_sprites(
-            sprites[changed],
-            position[changed],
-            self._fast_position[slots],
-            angle[changed],
-            turned[changed],
-            self._fast_angle[slots],
+            sprites,
+            position,
+            self._fast_position[rows],
+            angle,
+            turned,
+            self._fast_angle[rows],
+            list_slots,
         )
 
     # -- neighbours -------------------------------------------------------------------------
@@ -531,8 +572,9 @@ def _weak(sprite: Any, collected: Any) -> Any:
         return repeat(sprite).__next__
 
 
-def _deref(refs: list[Any]) -> np.ndarray:
-    """The sprites ``(n,)`` (an object array) behind weak references, in one pass."""
+def _deref(refs: list[Any]) -> list[Any]:
+    """The sprites behind weak references, in one pass (a list: it iterates faster than an
+    object array)."""
     if _call is not None:
-        return np.fromiter(map(_call, refs), dtype=object, count=len(refs))
-    return np.fromiter([ref() for ref in refs], dtype=object, count=len(refs))
+        return list(map(_call, refs))
+    return [ref() for ref in refs]

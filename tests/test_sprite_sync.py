@@ -143,3 +143,82 @@ def test_one_pass_with_some_sprites_turning_equals_public_setters() -> None:
         if turn[index]:
             sprite.angle = float(angles[index])
     assert _state(batched_list) == _state(public_list)
+
+
+# -- a game's moves between updates are read, however the sprite is held ------------------------
+
+
+def _moving_world(sprites: list[arcade.Sprite]):
+    import arcade_steering as steer
+
+    world = steer.SteeringWorld(seed=0)
+    for sprite in sprites:
+        world.attach(sprite, steer.Seek((5000.0, 5000.0)), max_speed=100.0)
+    world.update(1 / 60)
+    return world
+
+
+def _in_one_list(sprite, lists) -> None:
+    sprite.position = (-300.0, 250.0)
+
+
+def _in_two_lists(sprite, lists) -> None:
+    extra = arcade.SpriteList()
+    extra.append(sprite)
+    lists.append(extra)
+    sprite.position = (-300.0, 250.0)
+
+
+def _removed_then_moved(sprite, lists) -> None:
+    sprite.remove_from_sprite_lists()
+    sprite.position = (-300.0, 250.0)
+
+
+def _moved_then_added(sprite, lists) -> None:
+    sprite.remove_from_sprite_lists()
+    sprite.position = (-300.0, 250.0)
+    lists[0].append(sprite)
+
+
+def _moved_by_center_x(sprite, lists) -> None:
+    sprite.center_x = -300.0
+    sprite.center_y = 250.0
+
+
+@pytest.mark.parametrize(
+    "move",
+    [_in_one_list, _in_two_lists, _removed_then_moved, _moved_then_added, _moved_by_center_x],
+)
+def test_a_sprite_the_game_moves_between_updates_carries_on_from_there(move) -> None:
+    sprite_list, sprites = _sprites(4)
+    lists = [sprite_list]
+    world = _moving_world(sprites.tolist())
+    move(sprites[2], lists)
+    world.update(1e-6)
+    assert sprites[2].position == pytest.approx((-300.0, 250.0), abs=1e-3)
+    assert world.agent_of(sprites[2]).position == pytest.approx((-300.0, 250.0), abs=1e-3)
+    others = [world.agent_of(s).position for s in sprites[[0, 1, 3]]]
+    assert all(abs(x + 300.0) > 1.0 for x, _ in others)  # nobody else was teleported
+
+
+def test_a_sprite_in_no_list_is_read_every_update() -> None:
+    sprite = arcade.SpriteSolidColor(10, 6, 0.0, 0.0)
+    world = _moving_world([sprite])
+    sprite.position = (40.0, -40.0)
+    world.update(1e-6)
+    assert world.agent_of(sprite).position == pytest.approx((40.0, -40.0), abs=1e-3)
+
+
+def test_list_buffers_show_exactly_the_sprites_moved() -> None:
+    from arcade_steering._sprite_sync import ListSlots
+
+    rng = np.random.default_rng(5)
+    sprite_list, sprites = _sprites(50)
+    extra = arcade.SpriteList()
+    extra.extend(sprites[::3].tolist())
+    written = read_positions(sprites)
+    moved = rng.random(50) < 0.3
+    for index in np.flatnonzero(moved):
+        sprites[index].position = tuple(rng.uniform(-100, 100, 2))
+    shown = ListSlots.of(sprites.tolist()).moved(written)
+    assert shown.tolist() == moved.tolist()
