@@ -97,3 +97,35 @@ def test_view_keys_toggle_overlay_switch_modes_and_restart(window) -> None:
     view.on_mouse_press(100, 100, arcade.MOUSE_BUTTON_LEFT, 0)
     assert len(view.scene.world.geometry.circle_radius) == count + 1  # click adds an obstacle
     view.on_draw()
+
+
+def test_camera_overlay_is_drawn_in_world_space(window) -> None:
+    scene = MODULES["camera"].make_scene(WIDTH, HEIGHT)
+    run_frames(scene, 120)
+    scene.show_debug = False
+    plain = np.asarray(render(scene), dtype=int)
+    scene.show_debug = True
+    overlay = np.asarray(render(scene), dtype=int)
+    leader = np.array(scene.leader.position)
+    assert not np.allclose(leader, (WIDTH / 2, HEIGHT / 2), atol=60)  # scrolled away from it
+    # Where the leader is on screen (the camera is centred on view_center), the overlay drew
+    # its velocity and target: the picture changed there.
+    sx, sy = (leader - scene.view_center + (WIDTH / 2, HEIGHT / 2)).round().astype(int)
+    row = HEIGHT - sy  # image rows go down
+    box = (slice(row - 30, row + 30), slice(sx - 30, sx + 30))
+    assert (np.abs(overlay[box] - plain[box]).sum(axis=2) > 60).sum() > 20
+
+
+def test_tiled_astar_routes_round_the_barriers_and_reaches_its_goal() -> None:
+    scene = MODULES["tiled_astar"].make_scene(WIDTH, HEIGHT)
+    assert scene.level.walls and scene.level.obstacles and "patrol" in scene.level.paths
+    blocked = {tuple(point) for point in scene.blocked.tolist()}
+    first_goal = scene.goal
+    assert not blocked & {tuple(point) for point in scene.route.points.tolist()}
+    run_frames(scene, 11 * 60)  # the first route is 822 px long, at 110 px/s
+    assert scene.goal != first_goal  # arrived, and routed on to the next goal
+    agents = scene.world.agents
+    clearance = scene.world.geometry.nearest(
+        np.array([a.position for a in agents]), 1.0
+    )  # solid agents: no circle centre inside a wall or obstacle
+    assert not (clearance.found & (clearance.distance < 0)).any()

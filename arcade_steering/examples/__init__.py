@@ -21,4 +21,8 @@ EXAMPLES = (
     "paths",
     "walls_obstacles",
     "flocking",
+    "leader",
+    "flow_field",
+    "tiled_astar",
+    "camera",
 )
