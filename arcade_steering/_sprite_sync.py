@@ -57,13 +57,28 @@ class ListSlots:
     lists: list[tuple[Any, np.ndarray]]
 
     @classmethod
-    def of(cls, sprites: Sequence[Any]) -> ListSlots:
-        """The places of ``sprites`` ``(n,)`` in their sprite lists."""
+    def of(cls, sprites: Sequence[Any], previous: ListSlots | None = None) -> ListSlots:
+        """The places of ``sprites`` ``(n,)`` in their sprite lists.
+
+        Args:
+            sprites: The sprites.
+            previous: The places found last update: their lists are tried first, and kept
+                when they hold every membership the sprites report.
+        """
+        count = len(sprites)
+        if previous is not None and previous.lists:
+            lists = [(each, _slots_in(each, sprites, count)) for each, _ in previous.lists]
+            found = sum(int(np.count_nonzero(slots >= 0)) for _, slots in lists)
+            try:
+                memberships = sum(map(len, map(_get_sprite_lists, sprites)))
+            except AttributeError:  # some are not arcade sprites (a StubSprite, say)
+                memberships = -1
+            if found == memberships:
+                return cls([(each, slots) for each, slots in lists if (slots >= 0).any()])
         try:
             sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
-        except AttributeError:  # some are not arcade sprites (a StubSprite, say)
+        except AttributeError:
             sprite_lists = set(chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites))
-        count = len(sprites)
         return cls([(each, _slots_in(each, sprites, count)) for each in sprite_lists])
 
     def select(self, mask: np.ndarray) -> ListSlots:

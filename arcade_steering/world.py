@@ -119,6 +119,7 @@ class SteeringWorld:
         self._row_of_slot = np.zeros(0, dtype=np.intp)
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
+        self._list_slots: ListSlots | None = None
         self._bind_arrays()
 
     # -- agents -----------------------------------------------------------------------------
@@ -312,7 +313,7 @@ class SteeringWorld:
         rows = self._rows
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = _deref(self._refs)
-        list_slots = ListSlots.of(sprites)
+        list_slots = self._list_slots = ListSlots.of(sprites, self._list_slots)
         pulled = self._pull_sprites(rows, sprites, list_slots)
         self._tracker.sample(dt)
         batches = self._current_batches()

@@ -222,3 +222,30 @@ def test_list_buffers_show_exactly_the_sprites_moved() -> None:
         sprites[index].position = tuple(rng.uniform(-100, 100, 2))
     shown = ListSlots.of(sprites.tolist()).moved(written)
     assert shown.tolist() == moved.tolist()
+
+
+def _buffer_positions(sprite_list: arcade.SpriteList) -> dict[int, tuple[float, float]]:
+    data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    return {id(s): tuple(data[sprite_list.sprite_slot[s], :2].tolist()) for s in sprite_list}
+
+
+def _assert_buffers_match(sprite_list: arcade.SpriteList) -> None:
+    expected = {id(s): tuple(np.float32(s.position).tolist()) for s in sprite_list}
+    assert _buffer_positions(sprite_list) == expected
+
+
+def test_sprites_that_change_lists_between_updates_keep_every_buffer_right() -> None:
+    first, sprites = _sprites(5)
+    world = _moving_world(sprites.tolist())
+    second = arcade.SpriteList()
+    second.extend(sprites[:2].tolist())  # joins a list the world has not seen
+    world.update(1 / 60)
+    _assert_buffers_match(first)
+    _assert_buffers_match(second)
+    sprites[3].remove_from_sprite_lists()
+    stranger = arcade.SpriteSolidColor(4, 4, -50.0, -50.0)
+    first.append(stranger)  # takes the slot the agent left
+    world.update(1 / 60)
+    _assert_buffers_match(first)
+    _assert_buffers_match(second)
+    assert stranger.position == (-50.0, -50.0)
