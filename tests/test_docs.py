@@ -1,0 +1,140 @@
+"""The documentation: public names documented and in the API reference, snippets that run,
+and a site that builds with ``mkdocs build --strict``."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import arcade
+import pytest
+
+import arcade_steering as steer
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+#: Public modules whose members the reference documents (besides ``arcade_steering`` itself).
+PUBLIC_MODULES = (
+    "arcade_steering.formations",
+    "arcade_steering.testing",
+    "arcade_steering.tiled",
+    "arcade_steering.debug",
+    "arcade_steering.geometry",
+)
+#: A page marks a self-contained snippet with this line right before its fence; the marked
+#: snippets of a page run in order, in one namespace.
+RUN_MARK = "<!-- test: run -->"
+FRAMES = 30
+
+_FENCE = re.compile(
+    r"^(?P<mark>" + re.escape(RUN_MARK) + r"\n)?```python\n(?P<code>.*?)^```", re.M | re.S
+)
+
+
+def _snippets(page: Path) -> list[tuple[bool, str]]:
+    """``(marked to run, code)`` of every Python block of ``page``."""
+    return [
+        (bool(match["mark"]), match["code"])
+        for match in _FENCE.finditer(page.read_text(encoding="utf-8"))
+    ]
+
+
+def _api_identifiers() -> set[str]:
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^::: *([\w.]+)", text, re.M))
+
+
+@pytest.mark.parametrize("name", steer.__all__)
+def test_public_name_has_a_docstring(name: str) -> None:
+    assert (inspect.getdoc(getattr(steer, name)) or "").strip(), f"{name} has no docstring"
+
+
+@pytest.mark.parametrize("name", steer.__all__)
+def test_public_name_is_in_the_api_reference(name: str) -> None:
+    value = getattr(steer, name)
+    module = value.__name__ if inspect.ismodule(value) else value.__module__
+    covered = {f"arcade_steering.{name}", module, f"{module}.{name}"}
+    assert covered & _api_identifiers(), f"docs/api.md has no '::: arcade_steering.{name}'"
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_public_module_is_in_the_api_reference(module: str) -> None:
+    assert module in _api_identifiers(), f"docs/api.md has no '::: {module}'"
+    assert (inspect.getdoc(importlib.import_module(module)) or "").strip()
+
+
+def _resolves(identifier: str) -> bool:
+    try:
+        importlib.import_module(identifier)
+    except ImportError:
+        module, _, attribute = identifier.rpartition(".")
+        return hasattr(importlib.import_module(module), attribute)
+    return True
+
+
+def test_api_reference_names_resolve() -> None:
+    unresolved = [name for name in sorted(_api_identifiers()) if not _resolves(name)]
+    assert not unresolved, f"docs/api.md documents names that do not exist: {unresolved}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_python_snippets_compile(page: Path) -> None:
+    for index, (_, code) in enumerate(_snippets(page)):
+        compile(code, f"{page.name}, python block {index}", "exec")
+
+
+@pytest.fixture(scope="module")
+def window() -> Iterator[arcade.Window]:
+    window = arcade.Window(800, 600, "docs", visible=False)
+    yield window
+    window.close()
+
+
+@pytest.mark.parametrize(
+    "page",
+    [page for page in PAGES if any(run for run, _ in _snippets(page))],
+    ids=lambda page: page.name,
+)
+def test_marked_snippets_run(
+    page: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run the page's marked snippets; a ``GameView`` one runs a few frames, and ``test_*``
+    functions the snippets define are called."""
+    monkeypatch.chdir(ROOT)  # snippets name files as a user in a checkout would
+    namespace: dict[str, Any] = {"__name__": f"docs_{page.stem}"}
+    for index, (run, code) in enumerate(_snippets(page)):
+        if not run:
+            continue
+        namespace.pop("GameView", None)
+        exec(compile(code, f"{page.name}, python block {index}", "exec"), namespace)
+        if "GameView" in namespace:
+            window = request.getfixturevalue("window")
+            view = namespace["GameView"]()
+            window.show_view(view)
+            for _ in range(FRAMES):
+                view.on_update(1 / 60)
+                view.on_draw()
+    for name, value in list(namespace.items()):
+        if name.startswith("test_") and callable(value):
+            value()
+
+
+def test_mkdocs_build_strict(tmp_path: Path) -> None:
+    for module in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python"):
+        if importlib.util.find_spec(module.split(".")[0]) is None:
+            pytest.skip(f"{module} is not installed (pip install -e '.[docs]')")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "ARCADE_HEADLESS": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "api" / "index.html").is_file()
