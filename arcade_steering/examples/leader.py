@@ -4,7 +4,7 @@ The red leader walks a zigzag route and turns round at its ends; its squad start
 way and has to get behind it.
 
 - ``follow_leader``: the squad arrives at a point behind the leader, kept apart by
-  Separation (``WeightedBlend((FollowLeader(leader), 1), (Separation(30, among=squad), 2))``).
+  Separation (``WeightedBlend((FollowLeader(leader, 70), 1), (Separation(30, among=squad), 2))``).
   When the leader turns round it walks straight through them.
 - ``evade_sight_cone``: the same squad, but first in a PriorityBlend it keeps out of the
   leader's view (the yellow cone): when the leader turns, the squad steps aside.
@@ -74,7 +74,7 @@ class LeaderScene(Scene):
         if self.mode == "formation":
             return steer.OffsetPursuit(self.leader, slot)
         follow = steer.WeightedBlend(
-            (steer.FollowLeader(self.leader, distance=50.0), 1.0),
+            (steer.FollowLeader(self.leader, distance=70.0), 1.0),
             (steer.Separation(30.0, among=self.squad), 2.0),
         )
         if self.mode == "follow_leader":
