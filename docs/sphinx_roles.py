@@ -2,15 +2,19 @@
 
 The package's docstrings use Sphinx roles (``:class:`~arcade_steering.Path```) that read well
 in ``help()`` and in the source. mkdocstrings renders Markdown, so this extension turns each
-role into a link to the documented object (an optional autoref: plain code when the target
-is not in the reference, e.g. ``pymunk.Space``), and makes two more reStructuredText habits
+role into a link to the documented object (an optional autoref: plain code when the target is
+not in the reference, e.g. ``pymunk.Space``), and makes two more reStructuredText habits
 render: ``Example:`` sections (griffe knows ``Examples:``) and ``::`` before literal blocks.
+
+Relative targets resolve as Sphinx resolves them: in the current class, then the current
+module, then the package's public names, then any public module of the package.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import griffe
@@ -21,34 +25,21 @@ _ROLE = re.compile(
 )
 _EXAMPLE = re.compile(r"^(?P<indent>[ \t]*)Example:[ \t]*$", re.MULTILINE)
 _LITERAL = re.compile(r"(?<=\S)::(?=[ \t]*\n[ \t]*\n)")
-_TOP = "arcade_steering"
-
-
-def _public_names() -> set[str]:
-    try:
-        import arcade_steering
-    except ImportError:  # pragma: no cover - the docs build installs the package
-        return set()
-    return set(arcade_steering.__all__)
 
 
 class SphinxRoles(griffe.Extension):
-    """Rewrite Sphinx roles, ``Example:`` and ``::`` in every docstring for Markdown."""
+    """Rewrite Sphinx roles, ``Example:`` and ``::`` in every docstring of a package."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._public = _public_names()
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        """Rewrite the docstrings once the whole package is loaded, so targets can be looked up."""
+        self._pkg = pkg
+        for obj in _walk(pkg):
+            if obj.docstring is not None:
+                text = _ROLE.sub(lambda match, obj=obj: self._link(match, obj), obj.docstring.value)
+                text = _EXAMPLE.sub(r"\g<indent>Examples:", text)
+                obj.docstring.value = _LITERAL.sub(":", text)
 
-    def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        """Rewrite ``obj``'s docstring as it is created."""
-        if obj.docstring is None:
-            return
-        module = obj.module.path if obj.module is not None else _TOP
-        text = _ROLE.sub(lambda match: self._link(match, module), obj.docstring.value)
-        text = _EXAMPLE.sub(r"\g<indent>Examples:", text)
-        obj.docstring.value = _LITERAL.sub(":", text)
-
-    def _link(self, match: re.Match[str], module: str) -> str:
+    def _link(self, match: re.Match[str], obj: griffe.Object) -> str:
         text = match["text"].strip()
         if match["target"]:
             title, target = text, match["target"].strip()
@@ -57,12 +48,50 @@ class SphinxRoles(griffe.Extension):
             title = target.rsplit(".", 1)[-1] if match["tilde"] else target
             if match["role"] in ("meth", "func"):
                 title += "()"
-        target = target.lstrip("~.")
-        if target.split(".")[0] in self._public:
-            target = f"{_TOP}.{target}"
-        elif not target.startswith((f"{_TOP}.", "arcade.", "pymunk.", "numpy.")):
-            target = f"{module}.{target}"
+        identifier = self._resolve(target.lstrip("~."), obj)
         return (
-            f'<autoref identifier="{html.escape(target)}" optional>'
+            f'<autoref identifier="{html.escape(identifier)}" optional>'
             f"<code>{html.escape(title)}</code></autoref>"
         )
+
+    def _resolve(self, target: str, obj: griffe.Object) -> str:
+        scopes = []
+        if obj.is_class:
+            scopes.append(obj.path)
+        if obj.parent is not None and obj.parent.is_class:
+            scopes.append(obj.parent.path)
+        scopes += [obj.module.path, self._pkg.path]
+        candidates = [f"{scope}.{target}" for scope in scopes] + [target]
+        candidates += [f"{module.path}.{target}" for module in _public_modules(self._pkg)]
+        for candidate in candidates:
+            found = self._find(candidate)
+            if found is not None:
+                # A name imported into a module is documented where it is defined (or
+                # re-exported); an inherited member is documented on the subclass.
+                imported = found.is_alias and not getattr(found, "inherited", False)
+                return found.target_path if imported else candidate
+        return target
+
+    def _find(self, path: str) -> Any:
+        prefix = f"{self._pkg.path}."
+        if not path.startswith(prefix):
+            return None
+        try:
+            return self._pkg[path[len(prefix) :]]
+        except Exception:  # griffe raises KeyError or alias errors for what is not there
+            return None
+
+
+def _walk(obj: griffe.Object) -> Iterator[griffe.Object]:
+    yield obj
+    for member in obj.members.values():
+        if not member.is_alias:
+            yield from _walk(member)
+
+
+def _public_modules(pkg: griffe.Module) -> Iterator[griffe.Module]:
+    for member in pkg.members.values():
+        if member.is_alias or not member.is_module or member.name.startswith("_"):
+            continue
+        yield member
+        yield from _public_modules(member)
