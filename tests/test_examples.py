@@ -4,6 +4,9 @@ the view that runs them in a window answers its keys."""
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 
 import arcade
 import numpy as np
@@ -56,6 +59,27 @@ def test_every_module_has_a_docstring_modes_make_scene_and_main(name: str) -> No
     assert module.__doc__ and f"python -m arcade_steering.examples.{name}" in module.__doc__
     assert "Space" in module.__doc__
     assert module.MODES and callable(module.make_scene) and callable(module.main)
+
+
+def test_main_opens_a_window_with_the_example() -> None:
+    # ARCADE_TEST makes arcade.run() return after one cycle, as arcade's own example tests do;
+    # a fresh process, so each main() can open its own window.
+    script = (
+        "import importlib, arcade\n"
+        f"for name in {EXAMPLES!r}:\n"
+        "    importlib.import_module(f'arcade_steering.examples.{name}').main()\n"
+        "    window = arcade.get_window()\n"
+        "    print(name, type(window.current_view).__name__, window.current_view.scene.TITLE)\n"
+        "    window.close()\n"
+    )
+    env = {**os.environ, "ARCADE_HEADLESS": "1", "ARCADE_TEST": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == list(EXAMPLES)
+    assert all(line.split()[1] == "ExampleView" for line in lines)
 
 
 def test_unknown_mode_is_refused() -> None:
