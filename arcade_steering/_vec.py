@@ -18,6 +18,36 @@ def lengths(vectors: np.ndarray) -> np.ndarray:
     return np.sqrt(x * x + y * y)  # 3x faster than np.hypot; our values never overflow
 
 
+def scale_rows(vectors: np.ndarray, factors: np.ndarray | float) -> np.ndarray:
+    """``vectors * factors[:, None]``: each row ``(n, 2)`` times its factor ``(n,)``.
+
+    numpy broadcasts an ``(n, 1)`` operand against ``(n, 2)`` one row at a time (~8x slower
+    than a flat operation), so the rows are multiplied as complex numbers ``x + iy`` instead.
+    """
+    return as_points(as_complex(vectors) * factors)
+
+
+def divide_rows(vectors: np.ndarray, divisors: np.ndarray | float) -> np.ndarray:
+    """``vectors / divisors[:, None]`` (times the reciprocal), as fast as :func:`scale_rows`."""
+    return as_points(as_complex(vectors) * (1.0 / divisors))
+
+
+def where_rows(mask: np.ndarray, chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``np.where(mask[:, None], chosen, other)`` for rows ``(n, 2)`` (or one row ``(2,)``)."""
+    return as_points(np.where(mask, as_complex(chosen), as_complex(other)))
+
+
+def as_complex(points: np.ndarray) -> np.ndarray:
+    """Rows ``(..., 2)`` as complex numbers ``x + iy`` ``(...)``: a view when ``points`` is
+    C-contiguous float64 (writing to it writes to ``points``), else a copy."""
+    return np.ascontiguousarray(points, dtype=np.float64).view(np.complex128)[..., 0]
+
+
+def as_points(values: np.ndarray) -> np.ndarray:
+    """Complex numbers ``(n,)`` as float points ``(n, 2)``: a view when contiguous."""
+    return np.ascontiguousarray(values, dtype=np.complex128).view(np.float64).reshape(-1, 2)
+
+
 def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
     """Unit vectors along ``vectors`` ``(n, 2)``.
 
@@ -28,19 +58,19 @@ def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
     """
     length = lengths(vectors)
     safe = length > 1e-12
-    result = np.zeros_like(vectors, dtype=float)
-    np.divide(vectors, length[:, None], out=result, where=safe[:, None])
-    if fallback is not None:
-        result[~safe] = fallback[~safe]
-    return result
+    if safe.all():
+        return divide_rows(vectors, length)
+    result = divide_rows(vectors, np.where(safe, length, 1.0))
+    return where_rows(safe, result, np.zeros(2) if fallback is None else fallback)
 
 
 def truncate(vectors: np.ndarray, limit: np.ndarray) -> np.ndarray:
     """Scale down rows of ``vectors`` ``(n, 2)`` longer than ``limit`` ``(n,)``."""
     length = lengths(vectors)
-    scale = np.ones_like(length)
-    np.divide(limit, length, out=scale, where=length > limit)
-    return vectors * scale[:, None]
+    over = length > limit
+    if not over.any():
+        return np.array(vectors, dtype=float)
+    return scale_rows(vectors, np.where(over, limit / np.where(over, length, 1.0), 1.0))
 
 
 def spread_directions(ids: np.ndarray) -> np.ndarray:
@@ -60,5 +90,4 @@ def put_rows(array: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
     numpy's fancy assignment of (n, 2) rows is ~6x slower than of complex scalars, so both
     sides are viewed as complex numbers (the same 16 bytes per row).
     """
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    array.view(np.complex128)[:, 0][rows] = values.view(np.complex128)[:, 0]
+    array.view(np.complex128)[:, 0][rows] = as_complex(values)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._params import FloatParam
 from ._validate import check_real
-from ._vec import lengths, truncate
+from ._vec import lengths, truncate, where_rows
 from .component import SteeringComponent, check_component
 from .context import SteeringContext
 
@@ -102,7 +102,7 @@ class PriorityBlend(SteeringComponent):
         for index in range(len(self._children)):
             force = ctx.child(index)
             takes = undecided & (lengths(force) > threshold)
-            result = np.where(takes[:, None], force, result)  # masked (n, 2) writes are slow
+            result = where_rows(takes, force, result)  # masked (n, 2) writes are slow
             undecided &= ~takes
         return result
 

@@ -18,7 +18,7 @@ from ._motion import MotionTracker, read_position
 from ._sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
-from ._vec import lengths, put_rows, truncate
+from ._vec import divide_rows, lengths, put_rows, scale_rows, truncate
 from .agent import SteeringAgent
 from .component import SteeringComponent, check_component
 from .context import BatchFrame, evaluate
@@ -338,7 +338,7 @@ class SteeringWorld:
         force = truncate(self._force.take(rows, axis=0), self._max_force[rows])
         put_rows(self._force, rows, force)
         start = self._position.take(rows, axis=0)
-        velocity = self._velocity.take(rows, axis=0) + force / self._mass[rows, None] * dt
+        velocity = self._velocity.take(rows, axis=0) + scale_rows(force, dt / self._mass[rows])
         velocity = truncate(velocity, self._max_speed[rows])
         position = start + velocity * dt
         solid = self._solid[rows]
@@ -358,7 +358,7 @@ class SteeringWorld:
         put_rows(self._velocity, rows, velocity)
         speed = lengths(velocity)
         turning = speed > HEADING_MIN_SPEED
-        put_rows(self._heading, rows[turning], velocity[turning] / speed[turning, None])
+        put_rows(self._heading, rows[turning], divide_rows(velocity[turning], speed[turning]))
 
     def _current_batches(self) -> list[Batch]:
         if self._shape_epoch != SteeringComponent.shape_epoch:

@@ -15,8 +15,6 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = [
-    "as_complex",
-    "as_points",
     "feeler_depths",
     "feelers",
     "look_ahead",
@@ -24,17 +22,6 @@ __all__ = [
     "pass_velocity",
     "wall_push",
 ]
-
-
-def as_complex(points: np.ndarray) -> np.ndarray:
-    """``(n, 2)`` float points as ``(n,)`` complex ``x + iy``: a view when ``points`` is
-    C-contiguous float64 (writing to it writes to ``points``), else a copy."""
-    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
-
-
-def as_points(values: np.ndarray) -> np.ndarray:
-    """``(n,)`` complex as ``(n, 2)`` float points: a view."""
-    return np.ascontiguousarray(values, dtype=np.complex128).view(np.float64).reshape(-1, 2)
 
 
 def look_ahead(

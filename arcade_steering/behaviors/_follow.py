@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._path_pack import PathPack
-from .._vec import lengths, normalize, put_rows
+from .._vec import lengths, normalize, put_rows, scale_rows, where_rows
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
@@ -125,7 +125,7 @@ def follow_path(
     closed = pack.per_row(pack.closed, which)
     progress, sense, homing = state
     speed = lengths(velocity)
-    predicted = position + velocity * params.prediction[:, None]
+    predicted = position + scale_rows(velocity, params.prediction)
     ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
 
     fresh = np.isnan(progress)
@@ -227,7 +227,7 @@ def follow_path(
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
     # not slow, so its speed is not zero.
-    desired = velocity * (max_speed / np.where(slow, 1.0, speed))[:, None]
+    desired = scale_rows(velocity, max_speed / np.where(slow, 1.0, speed))
     position_c, target_c, max_speed_c = rows(position), rows(target), rows(max_speed)
     wanted = seek_velocity(position_c, target_c, max_speed_c)
     steering_c = rows(steering)
@@ -238,7 +238,7 @@ def follow_path(
         top = max_speed_c.take(m)
         arrive = arrive_velocity(
             p,
-            p + normalize(t - p) * remaining[:, None],
+            p + scale_rows(normalize(t - p), remaining),
             top,
             rows(max_acceleration).take(m),
             rows(response_time).take(m),
@@ -253,11 +253,9 @@ def follow_path(
         else:
             steering[chosen] = steering_c
     if chosen is None:
-        desired = np.where(steering_c[:, None], wanted, desired)
+        desired = where_rows(steering_c, wanted, desired)
     else:
-        put_rows(
-            desired, chosen, np.where(steering_c[:, None], wanted, desired.take(chosen, axis=0))
-        )
+        put_rows(desired, chosen, where_rows(steering_c, wanted, desired.take(chosen, axis=0)))
     force = velocity_force(desired, velocity, response_time)
     return FollowStep(
         force, FollowState(progress, sense, homing), predicted, normal, target, steering

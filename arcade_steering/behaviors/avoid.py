@@ -17,12 +17,11 @@ import numpy as np
 
 from .._geometry_kernels import first_min
 from .._params import FloatParam
+from .._vec import as_complex, as_points
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
 from ._avoid_kernels import (
-    as_complex,
-    as_points,
     feeler_depths,
     feelers,
     look_ahead,

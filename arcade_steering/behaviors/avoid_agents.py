@@ -15,7 +15,15 @@ from typing import Any
 import numpy as np
 
 from .._params import FloatParam, ObjectParam
-from .._vec import lengths, normalize, perpendicular, spread_directions
+from .._vec import (
+    lengths,
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    spread_directions,
+    where_rows,
+)
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SEPARATION_COLOR
@@ -46,7 +54,7 @@ def closest_approach(
     time = np.zeros(len(offset))
     np.divide(closing, speed2, out=time, where=speed2 > 1e-12)
     time = np.clip(time, 0.0, horizon)
-    return time, offset + relative_velocity * time[:, None]
+    return time, offset + scale_rows(relative_velocity, time)
 
 
 def threat_keys(
@@ -83,7 +91,7 @@ def sidestep_directions(
     side = np.einsum("ij,ij->i", away, across)
     # Float residue of an exactly head-on course is ~1e-13 px: no real side to pick.
     side = np.where(np.abs(side) > 1e-6, np.sign(side), 1.0)
-    return across * side[:, None]
+    return scale_rows(across, side)
 
 
 # -- component -------------------------------------------------------------------------------
@@ -142,13 +150,13 @@ class AvoidAgents(SteeringComponent):
         pick = pick[rows]
         overlapping = keys[pick] < 0.0
         spread = spread_directions(ctx.slots[rows])
-        direction = np.where(
-            overlapping[:, None],
+        direction = where_rows(
+            overlapping,
             normalize(-pairs.offset[pick], spread),
             sidestep_directions(-gap[pick], relative[pick], spread),
         )
         urgency = np.where(overlapping, 1.0, 1.0 - (1.0 - MIN_URGENCY) * keys[pick] / horizon[rows])
-        force[rows] = direction * (ctx.max_force[rows] * urgency)[:, None]
+        put_rows(force, rows, scale_rows(direction, ctx.max_force[rows] * urgency))
         if ctx.debug is not None:
             position = ctx.position[rows]
             ctx.debug.lines(position, position - gap[pick], SEPARATION_COLOR)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._params import FloatParam, ObjectParam
-from .._vec import lengths, normalize
+from .._vec import lengths, normalize, scale_rows, where_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import PATH_TUBE_COLOR, TARGET_COLOR, DebugRecorder
@@ -42,14 +42,14 @@ def flow_velocity(
     """
     direction = field.direction_at(position)
     if field.goal is None:
-        return direction * max_speed[:, None]
+        return scale_rows(direction, max_speed)
     goal = np.asarray(field.goal)
     straight = goal - position
     close = lengths(straight) <= 1.5 * field.cell_size
     remaining = np.where(close, lengths(straight), field.distance_at(position))
     remaining = np.where(np.isfinite(remaining), remaining, 0.0)
-    heading = np.where(close[:, None], normalize(straight), direction)
-    aim = position + heading * remaining[:, None]
+    heading = where_rows(close, normalize(straight), direction)
+    aim = position + scale_rows(heading, remaining)
     return arrive_velocity(
         position, aim, max_speed, max_acceleration, response_time, slowing_radius, tolerance
     )

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._params import BoolParam, FloatParam, ObjectParam
-from .._vec import lengths, normalize, spread_directions, truncate
+from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
@@ -57,7 +57,7 @@ def separation_push(
     np.maximum(weight, 0.0, out=weight)
     apart = distance > 0.0
     scale = np.divide(weight, distance, out=np.zeros_like(weight), where=apart)
-    push = offset * -scale[:, None]
+    push = scale_rows(offset, -scale)
     if not apart.all():
         on_top = np.flatnonzero(~apart)
         push[on_top] = spread_directions(ids[on_top]) * weight[on_top, None]
@@ -69,7 +69,7 @@ def alignment_velocity(mean_velocity: np.ndarray, max_speed: np.ndarray) -> np.n
 
     Zero where that velocity is zero.
     """
-    return normalize(mean_velocity) * max_speed[:, None]
+    return scale_rows(normalize(mean_velocity), max_speed)
 
 
 def cohesion_velocity(
@@ -82,7 +82,7 @@ def cohesion_velocity(
         reach: The cohesion radius ``(n,)``, px.
         max_speed: Speed limits ``(n,)``, px/s.
     """
-    return truncate(center_offset * (max_speed / reach)[:, None], max_speed)
+    return truncate(scale_rows(center_offset, max_speed / reach), max_speed)
 
 
 # -- components ------------------------------------------------------------------------------
@@ -186,8 +186,7 @@ class Separation(_GroupBehavior):
             ctx.radius.take(query) + ctx.world_radius(pairs.other),
             ctx.slots.take(query),
         )
-        desired = pairs.sum(push) * ctx.max_speed[:, None]
-        force = desired / ctx.response_time[:, None]
+        force = scale_rows(pairs.sum(push), ctx.max_speed / ctx.response_time)
         if ctx.debug is not None:
             pushed = np.flatnonzero(force.any(axis=1))
             tips = force[pushed] / ctx.mass[pushed, None] * FORCE_SECONDS
@@ -237,4 +236,4 @@ class Cohesion(_GroupBehavior):
             return np.zeros((len(ctx), 2))
         center = pairs.mean(pairs.offset)
         desired = cohesion_velocity(center, ctx.param("radius"), ctx.max_speed)
-        return desired / ctx.response_time[:, None]
+        return divide_rows(desired, ctx.response_time)

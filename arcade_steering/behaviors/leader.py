@@ -19,7 +19,16 @@ import numpy as np
 
 from .._params import FloatParam, ObjectParam, TargetParam
 from .._validate import check_point
-from .._vec import lengths, normalize, perpendicular, spread_directions, truncate
+from .._vec import (
+    divide_rows,
+    lengths,
+    normalize,
+    perpendicular,
+    scale_rows,
+    spread_directions,
+    truncate,
+    where_rows,
+)
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR
@@ -55,7 +64,7 @@ def station_velocity(
 
 
 def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> np.ndarray:
-    """How much of its leader's velocity a follower matches ``(n, 1)``, in [0, 1].
+    """How much of its leader's velocity a follower matches ``(n,)``, in [0, 1].
 
     All of it beside or behind the leader, none from ``distance`` (at least 10 px) ahead on:
     a follower that got ahead drops back instead of keeping pace in the leader's way.
@@ -66,7 +75,7 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
         distance: The follow distance ``(n,)``, px.
     """
     along = np.einsum("ij,ij->i", offset, heading)
-    return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)[:, None]
+    return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)
 
 
 def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -113,7 +122,7 @@ def leader_headings(ctx: SteeringContext, name: str = "leader") -> tuple[np.ndar
     speed = lengths(velocity)
     moving = speed > LEADER_MIN_SPEED
     heading = ctx.state(f"{name}_heading", shape=(2,))
-    heading[moving] = velocity[moving] / speed[moving, None]
+    heading[moving] = divide_rows(velocity[moving], speed[moving])
     unknown = np.isnan(heading[:, 0])
     if unknown.any():
         world = ctx.world
@@ -180,15 +189,17 @@ class FollowLeader(SteeringComponent):
         heading, known = leader_headings(ctx)
         # Heading unknown: "behind" is the follower's own side, so it holds its distance.
         toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
-        heading = np.where(known[:, None], heading, toward)
+        heading = where_rows(known, heading, toward)
         distance = ctx.param("distance")
-        behind = leader - heading * distance[:, None]
+        behind = leader - scale_rows(heading, distance)
         if ctx.debug is not None:
             ctx.debug.points(behind, TARGET_COLOR)
         desired = station_velocity(
             ctx.position,
             behind,
-            ctx.target_velocity("leader") * keep_pace(ctx.position - leader, heading, distance),
+            scale_rows(
+                ctx.target_velocity("leader"), keep_pace(ctx.position - leader, heading, distance)
+            ),
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
@@ -251,7 +262,7 @@ class OffsetPursuit(SteeringComponent):
         slowing_radius = ctx.param("slowing_radius")
         remaining = np.maximum(lengths(slot - ctx.position) - slowing_radius, 0.0)
         lookahead = np.minimum(remaining / ctx.max_speed, ctx.param("max_prediction"))
-        aim = slot + leader_velocity * lookahead[:, None]
+        aim = slot + scale_rows(leader_velocity, lookahead)
         if ctx.debug is not None:
             ctx.debug.points(aim, TARGET_COLOR)
         desired = station_velocity(

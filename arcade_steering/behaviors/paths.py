@@ -14,7 +14,7 @@ import numpy as np
 
 from .._params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
 from .._path_pack import PathPack, pack_of
-from .._vec import perpendicular
+from .._vec import perpendicular, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
@@ -189,7 +189,7 @@ class StayOnPath(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         pack, which = path_pack(ctx)
-        predicted = ctx.position + ctx.velocity * ctx.param("prediction")[:, None]
+        predicted = ctx.position + scale_rows(ctx.velocity, ctx.param("prediction"))
         near = pack.project_all(which, predicted)
         outside = near.offset > near.radius
         desired = seek_velocity(ctx.position, near.point, ctx.max_speed)

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._params import FloatParam, TargetParam
-from .._vec import lengths, normalize, spread_directions
+from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR
@@ -23,12 +23,12 @@ def velocity_force(
     desired: np.ndarray, velocity: np.ndarray, response_time: np.ndarray
 ) -> np.ndarray:
     """Reynolds' steering: ``(desired - velocity) / response_time``, ``(n, 2)``."""
-    return (desired - velocity) / response_time[:, None]
+    return divide_rows(desired - velocity, response_time)
 
 
 def seek_velocity(position: np.ndarray, target: np.ndarray, max_speed: np.ndarray) -> np.ndarray:
     """Full speed straight at ``target``; zero when already there. ``(n, 2)`` px/s."""
-    return normalize(target - position) * max_speed[:, None]
+    return scale_rows(normalize(target - position), max_speed)
 
 
 def flee_velocity(
@@ -45,7 +45,7 @@ def flee_velocity(
     """
     away = position - threat
     distance = lengths(away)
-    desired = normalize(away, fallback) * max_speed[:, None]
+    desired = scale_rows(normalize(away, fallback), max_speed)
     desired[distance >= panic_distance] = 0.0
     return desired
 
@@ -78,7 +78,7 @@ def arrive_velocity(
     parabola = np.sqrt(np.maximum(2.0 * braking * distance - (braking / slope) ** 2, 0.0))
     speed = np.minimum(max_speed, np.where(distance <= knee, slope * distance, parabola))
     speed[distance <= tolerance] = 0.0
-    return normalize(offset) * speed[:, None]
+    return scale_rows(normalize(offset), speed)
 
 
 def predicted_position(
@@ -93,7 +93,7 @@ def predicted_position(
     ``quarry + v * min(distance / max_speed, max_prediction)``, ``(n, 2)``.
     """
     lookahead = np.minimum(lengths(quarry - position) / max_speed, max_prediction)
-    return quarry + quarry_velocity * lookahead[:, None]
+    return quarry + scale_rows(quarry_velocity, lookahead)
 
 
 # -- components ------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ class Evade(SteeringComponent):
 def _fallback_directions(ctx: SteeringContext) -> np.ndarray:
     """Directions for an agent standing exactly on what it flees: onwards, or spread."""
     moving = np.any(ctx.velocity != 0.0, axis=1)
-    return np.where(moving[:, None], ctx.heading, spread_directions(ctx.slots))
+    return where_rows(moving, ctx.heading, spread_directions(ctx.slots))
 
 
 def _record_targets(ctx: SteeringContext, targets: np.ndarray) -> None:

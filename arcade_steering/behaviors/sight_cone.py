@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._params import FloatParam
-from .._vec import lengths, normalize, perpendicular
+from .._vec import lengths, normalize, perpendicular, put_rows, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SIGHT_COLOR
@@ -68,7 +68,7 @@ def escape_directions(
     left = perpendicular(heading)
     across = np.einsum("ij,ij->i", gap, left)
     side = np.where(np.abs(across) > 1e-9, np.sign(across), side_fallback)
-    sideways = left * side[:, None]
+    sideways = scale_rows(left, side)
     return normalize(sideways + AWAY_WEIGHT * normalize(gap, sideways), sideways)
 
 
@@ -143,7 +143,7 @@ class EvadeSightCone(SteeringComponent):
         fallback = np.where(ctx.slots[rows] % 2 == 0, 1.0, -1.0)
         direction = escape_directions(-gap, heading[rows], fallback)
         strength = ctx.max_force[rows] * (0.5 + 0.5 * depth[rows])
-        force[rows] = direction * strength[:, None]
+        put_rows(force, rows, scale_rows(direction, strength))
         return force
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._params import FloatParam
-from .._vec import perpendicular
+from .._vec import perpendicular, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR
@@ -21,8 +21,8 @@ def wander_targets(
 ) -> np.ndarray:
     """Points on the wander circle: ``distance`` ahead along ``heading``, at ``angle``
     (radians, counter-clockwise from the heading) on a circle of ``radius``. ``(n, 2)``."""
-    forward = heading * np.cos(angle)[:, None] + perpendicular(heading) * np.sin(angle)[:, None]
-    return position + heading * distance[:, None] + forward * radius[:, None]
+    forward = scale_rows(heading, np.cos(angle)) + scale_rows(perpendicular(heading), np.sin(angle))
+    return position + scale_rows(heading, distance) + scale_rows(forward, radius)
 
 
 class Wander(SteeringComponent):
@@ -60,7 +60,7 @@ class Wander(SteeringComponent):
             ctx.position, ctx.heading, angle, ctx.param("radius"), ctx.param("distance")
         )
         if ctx.debug is not None:
-            centers = ctx.position + ctx.heading * ctx.param("distance")[:, None]
+            centers = ctx.position + scale_rows(ctx.heading, ctx.param("distance"))
             ctx.debug.circles(centers, ctx.param("radius"), TARGET_COLOR)
             ctx.debug.points(targets, TARGET_COLOR)
         desired = seek_velocity(ctx.position, targets, ctx.max_speed)
