@@ -6,7 +6,7 @@ import numpy as np
 
 import arcade_steering as steer
 
-from . import Scenario, make_sprites
+from . import Results, Scenario, make_sprites, median_of
 
 
 def build_arrive_shared(count: int) -> steer.SteeringWorld:
@@ -47,11 +47,12 @@ BUDGETS = {
 OWN_VS_SHARED_RATIO = 1.5
 
 
-def own_targets_cost_like_shared(median: dict[tuple[str, int], float]) -> list[str]:
+def own_targets_cost_like_shared(results: Results) -> list[str]:
     """Batching by shape: per-agent targets within 1.5x of one shared target."""
     failures = []
     for n in (1000, 5000):
-        own, shared = median.get(("arrive-own", n)), median.get(("arrive-shared", n))
+        own = median_of(results, "arrive-own", n)
+        shared = median_of(results, "arrive-shared", n)
         if own is not None and shared is not None and own > OWN_VS_SHARED_RATIO * shared:
             failures.append(f"arrive-own N={n} is {own / shared:.2f}x arrive-shared")
     return failures

@@ -11,7 +11,7 @@ import numpy as np
 
 import arcade_steering as steer
 
-from . import Scenario, make_sprites
+from . import Results, Scenario, make_sprites, median_of
 
 #: Agents per 900 px² at the start (about one per 30 x 30 px).
 SPACING = 30.0
@@ -82,9 +82,10 @@ BUDGETS = {
 SQUADS_VS_CROWD_RATIO = 1.5
 
 
-def squads_cost_like_a_crowd(median: dict[tuple[str, int], float]) -> list[str]:
+def squads_cost_like_a_crowd(results: Results) -> list[str]:
     """Per-squad leaders and among= lists batch: 20 squads within 1.5x of one crowd."""
-    squads, crowd = median.get(("squads-20x50", 1000)), median.get(("crowd-1x1000", 1000))
+    squads = median_of(results, "squads-20x50", 1000)
+    crowd = median_of(results, "crowd-1x1000", 1000)
     if squads is not None and crowd is not None and squads > SQUADS_VS_CROWD_RATIO * crowd:
         return [f"squads-20x50 is {squads / crowd:.2f}x crowd-1x1000"]
     return []

@@ -12,17 +12,15 @@ import numpy as np
 
 import arcade_steering as steer
 
-from . import Scenario, make_sprites
+from . import Results, Scenario, make_sprites, median_of
+from ._field import loop
 
 POINTS = 30
-CENTER = np.array([1000.0, 1000.0])
 
 
 def loop_points(phase: float = 0.0) -> np.ndarray:
     """30 points of a wobbly closed loop around the field's centre, radius 500-800 px."""
-    angle = np.linspace(0.0, 2.0 * np.pi, POINTS, endpoint=False)
-    radius = 650.0 + 150.0 * np.sin(3.0 * angle + phase)
-    return CENTER + radius[:, None] * np.column_stack((np.cos(angle), np.sin(angle)))
+    return loop(POINTS, phase=phase)
 
 
 def _world(count: int, paths: list[steer.Path]) -> tuple[steer.SteeringWorld, list]:
@@ -86,9 +84,10 @@ BUDGETS = {
 }
 
 
-def one_batch_for_own_instances(median: dict[tuple[str, int], float]) -> list[str]:
+def one_batch_for_own_instances(results: Results) -> list[str]:
     """Own instances cost about what one shared instance costs (batching by shape)."""
-    own, shared = median.get(("path-own", 1000)), median.get(("path-shared", 1000))
+    own = median_of(results, "path-own", 1000)
+    shared = median_of(results, "path-shared", 1000)
     if own is not None and shared is not None and own > 1.5 * shared:
         return [f"path-own N=1000 is {own / shared:.2f}x path-shared"]
     return []
