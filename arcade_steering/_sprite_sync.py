@@ -17,9 +17,11 @@ game, and only the others are read one by one.
 
 from __future__ import annotations
 
+import functools
 import operator
+import weakref
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from typing import Any
@@ -44,17 +46,36 @@ def fast_setters(sprite: Any) -> tuple[bool, bool]:
 
 
 @dataclass(frozen=True)
+class Membership:
+    """The sprites of one sprite list among a sequence of sprites, and their buffer slots.
+
+    Attributes:
+        sprite_list: The sprite list (a weak proxy: a world keeps last update's lists to try
+            first, and must not keep a list, and so its sprites, alive).
+        members: Indices ``(k,)`` into the sequence of the sprites it holds.
+        slots: Their slots in the list's buffers ``(k,)``.
+    """
+
+    sprite_list: Any
+    members: np.ndarray
+    slots: np.ndarray
+
+
+@dataclass(frozen=True)
 class ListSlots:
     """Where each of a sequence of sprites sits in every sprite list that holds one of them.
 
     Found anew each update (sprites join and leave lists between updates), then shared by the
-    read and the write of that update.
+    read and the write of that update. The cost grows with the memberships, not with sprites
+    times lists: twenty squads in twenty lists cost about what one list of them all does.
+
+    Holds no sprite and no sprite list alive.
 
     Attributes:
-        lists: ``(sprite list, slots (n,) with -1 for sprites not in it)`` per sprite list.
+        lists: One :class:`Membership` per sprite list holding any of them.
     """
 
-    lists: list[tuple[Any, np.ndarray]]
+    lists: list[Membership]
 
     @classmethod
     def of(cls, sprites: Sequence[Any], previous: ListSlots | None = None) -> ListSlots:
@@ -65,41 +86,46 @@ class ListSlots:
             previous: The places found last update: their lists are tried first, and kept
                 when they hold every membership the sprites report.
         """
-        count = len(sprites)
-        if previous is not None and previous.lists:
-            lists = [(each, _slots_in(each, sprites, count)) for each, _ in previous.lists]
-            found = sum(int(np.count_nonzero(slots >= 0)) for _, slots in lists)
+        sprites = list(sprites)
+        index_of_id = functools.cache(lambda: {id(s): i for i, s in enumerate(sprites)})
+        known = [] if previous is None else _alive(each.sprite_list for each in previous.lists)
+        if known:
+            lists = [_membership(each, sprites, index_of_id) for each in known]
+            found = sum(len(each.members) for each in lists)
             try:
                 memberships = sum(map(len, map(_get_sprite_lists, sprites)))
             except AttributeError:  # some are not arcade sprites (a StubSprite, say)
                 memberships = -1
             if found == memberships:
-                return cls([(each, slots) for each, slots in lists if (slots >= 0).any()])
+                return cls([each for each in lists if len(each.members)])
         try:
             sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
         except AttributeError:
             sprite_lists = set(chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites))
-        return cls([(each, _slots_in(each, sprites, count)) for each in sprite_lists])
+        lists = [_membership(weakref.proxy(each), sprites, index_of_id) for each in sprite_lists]
+        return cls(lists)
 
     def select(self, mask: np.ndarray) -> ListSlots:
         """The places of the sprites where ``mask`` ``(n,)`` is true."""
-        return ListSlots([(sprite_list, slots[mask]) for sprite_list, slots in self.lists])
+        renumber = np.cumsum(mask) - 1
+        lists = []
+        for each in self.lists:
+            keep = mask.take(each.members)
+            members = renumber.take(each.members[keep])
+            lists.append(Membership(each.sprite_list, members, each.slots[keep]))
+        return ListSlots(lists)
 
     def moved(self, written: np.ndarray) -> np.ndarray:
         """Which sprites may have been moved since their positions ``written`` ``(n, 2)``.
 
         True for a sprite whose list buffer holds another position, and for one in no list.
+        Any list holding a sprite will do: every position setter writes all of them.
         """
         expected = _pairs(written.astype(np.float32))
         moved = np.ones(len(written), dtype=bool)  # until a buffer shows otherwise
-        unknown = moved.copy()
-        for sprite_list, slots in self.lists:
-            member = unknown & (slots >= 0)
-            held = _pairs(_buffer(sprite_list))
-            if member.all():  # the usual case: one list holds them all
-                return held.take(slots) != expected
-            moved[member] = held.take(slots[member]) != expected[member]
-            unknown &= ~member
+        for each in self.lists:
+            held = _pairs(_buffer(each.sprite_list)).take(each.slots)
+            moved[each.members] = held != expected.take(each.members)
         return moved
 
 
@@ -180,14 +206,14 @@ def _write_sprite_lists(
     """Write every sprite list's GPU-side buffer; return which sprites need a hash update."""
     hashed = np.zeros(len(bulk), dtype=bool)
     pairs = _pairs(positions.astype(np.float32))
-    for sprite_list, slots in list_slots.lists:
-        member = bulk & (slots >= 0)
+    for each in list_slots.lists:
+        sprite_list, members, slots = each.sprite_list, each.members, each.slots
         if sprite_list.spatial_hash is not None:
-            hashed |= member
+            hashed[members[bulk.take(members)]] = True
         buffer = _buffer(sprite_list)
-        moved, turned = member & moves, member & turns
-        _pairs(buffer)[slots[moved]] = pairs[moved]
-        buffer[slots[turned], 3] = angles[turned]
+        moved, turned = moves.take(members), turns.take(members)
+        _pairs(buffer)[slots[moved]] = pairs.take(members[moved])
+        buffer[slots[turned], 3] = angles.take(members[turned])
         sprite_list._sprite_pos_angle_changed = True
     return hashed
 
@@ -202,8 +228,33 @@ def _pairs(xy: np.ndarray) -> np.ndarray:
     return xy.view(np.complex64)[:, 0]
 
 
-def _slots_in(sprite_list: Any, sprites: Sequence[Any], count: int) -> np.ndarray:
-    return np.fromiter(map(sprite_list.sprite_slot.get, sprites, repeat(-1)), np.intp, count)
+def _membership(
+    sprite_list: Any, sprites: list[Any], index_of_id: Callable[[], dict[int, int]]
+) -> Membership:
+    """Which of ``sprites`` ``sprite_list`` holds: looked up from the list's side when it is
+    much shorter (a squad's list among many agents), else from the sprites' side."""
+    table = sprite_list.sprite_slot
+    if 2 * len(table) <= len(sprites):
+        found = map(index_of_id().get, map(id, table), repeat(-1))
+        members = np.fromiter(found, np.intp, len(table))
+        slots = np.fromiter(table.values(), np.intp, len(table))
+        keep = members >= 0
+        return Membership(sprite_list, members[keep], slots[keep])
+    slots = np.fromiter(map(table.get, sprites, repeat(-1)), np.intp, len(sprites))
+    members = np.flatnonzero(slots >= 0)
+    return Membership(sprite_list, members, slots.take(members))
+
+
+def _alive(proxies: Any) -> list[Any]:
+    """The weak proxies whose sprite lists still exist."""
+    alive = []
+    for proxy in proxies:
+        try:
+            proxy.sprite_slot  # noqa: B018 - raises ReferenceError once the list is gone
+        except ReferenceError:
+            continue
+        alive.append(proxy)
+    return alive
 
 
 def _pick(items: list[Any], mask: np.ndarray) -> list[Any]:

@@ -110,3 +110,22 @@ def test_a_sprite_that_cannot_be_weakly_referenced_is_held(world) -> None:
     world.update(DT)
     assert len(world) == 1
     assert world.agents[0].sprite.position[0] > 0.0
+
+
+def test_a_dropped_sprite_list_and_its_sprites_are_not_kept_alive(world) -> None:
+    kept = arcade.SpriteSolidColor(8, 8, 0.0, 0.0)
+    kept_list = arcade.SpriteList()
+    kept_list.append(kept)
+    world.attach(kept, steer.Seek((100.0, 0.0)))
+    squad = arcade.SpriteList()
+    for index in range(5):
+        sprite = arcade.SpriteSolidColor(8, 8, 10.0 * index, 40.0)
+        squad.append(sprite)
+        world.attach(sprite, steer.Seek((100.0, 100.0)))
+    world.update(DT)  # the world has now seen both lists
+    squad_ref = weakref.ref(squad)
+    del squad, sprite
+    gc.collect()
+    assert squad_ref() is None
+    world.update(DT)
+    assert [agent.sprite for agent in world.agents] == [kept]
