@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -104,17 +105,21 @@ class SteeringComponent:
         return f"{type(self).__name__}({params})"
 
 
-def _declared_params(cls: type) -> list[Param]:
+@functools.cache
+def _declared_params(cls: type) -> tuple[Param, ...]:
+    """The parameters a component class declares, its bases' included (read once per class:
+    shape keys ask for them for every agent)."""
     seen: dict[str, Param] = {}
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
             if isinstance(value, Param):
                 seen[name] = value
-    return list(seen.values())
+    return tuple(seen.values())
 
 
-def _structural_params(cls: type) -> list[Param]:
-    return [param for param in _declared_params(cls) if param.structural]
+@functools.cache
+def _structural_params(cls: type) -> tuple[Param, ...]:
+    return tuple(param for param in _declared_params(cls) if param.structural)
 
 
 def check_component(name: str, value: Any) -> SteeringComponent:
