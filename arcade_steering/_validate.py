@@ -62,18 +62,11 @@ def check_points(name: str, value: Any, minimum: int = 0) -> np.ndarray:
     """Return ``value`` as a finite float array of shape ``(k, 2)``, or raise naming ``name``."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
         raise TypeError(f"{name} must be a sequence of (x, y) points, got {type(value).__name__}")
-    try:
-        points = np.array(value, dtype=float)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{name} must be a sequence of (x, y) points") from error
-    if points.size == 0:
-        points = points.reshape(0, 2)
+    points = check_array(name, value) if len(value) else np.zeros((0, 2))
     if points.ndim != 2 or points.shape[1] != 2:
         raise ValueError(f"{name} must have shape (k, 2), got {points.shape}")
     if len(points) < minimum:
         raise ValueError(f"{name} needs at least {minimum} points, got {len(points)}")
-    if not np.isfinite(points).all():
-        raise ValueError(f"{name} must contain only finite coordinates")
     return points
 
 

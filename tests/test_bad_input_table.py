@@ -684,6 +684,8 @@ def shape_rows() -> list[Row]:
                 (5, TypeError),
                 (None, TypeError),
                 ([("a", "b"), (1, 2)], TypeError),
+                ([(0, 0), (1, 2, 3)], ValueError),
+                ([(0, 0), (None, 1), (5, 5)], TypeError),
             )
         ],
         *[
