@@ -121,11 +121,13 @@ class Path:
     ) -> Path:
         """Build a path from the result of ``arcade.astar_calculate_path``.
 
-        arcade 3.3 returns grid *corner* points (cell index times grid size; its barrier test
-        puts the moving sprite's centre there), or None when no path exists. With ``grid_size``
-        each point moves by ``grid_size / 2`` in x and y to its cell's centre, which suits tiles
-        whose lower-left corners sit on the grid (tile maps). Repeated points and interior points
-        on straight runs are dropped.
+        arcade 3.3 returns grid *corner* points (cell index times grid size), or None when no
+        path exists. Its barrier test put the moving sprite's centre exactly on those points, so
+        they are the positions known to be clear: keep them (``grid_size=None``, the default)
+        unless the barriers were laid out so that cell centres are the clear positions. With
+        ``grid_size`` each point moves by ``grid_size / 2`` in x and y to its cell's centre,
+        up to ``0.7 grid_size`` off what arcade checked. Repeated points and interior points on
+        straight runs are dropped.
 
         Args:
             points: List of ``(x, y)`` points, or None.
