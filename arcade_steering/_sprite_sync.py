@@ -87,7 +87,9 @@ class ListSlots:
                 when they hold every membership the sprites report.
         """
         sprites = list(sprites)
-        index_of_id = functools.cache(lambda: {id(s): i for i, s in enumerate(sprites)})
+        index_of_id = functools.cache(
+            lambda: dict(zip(map(id, sprites), range(len(sprites)), strict=True))
+        )
         known = [] if previous is None else _alive(each.sprite_list for each in previous.lists)
         if known:
             lists = [_membership(each, sprites, index_of_id) for each in known]

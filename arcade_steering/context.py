@@ -205,13 +205,8 @@ class SteeringContext:
         reach = float(radius) if radius.ndim == 0 else radius
         pairs = world._neighbor_index().query(rows, reach, candidates)
         if len(groups) > 1:
-            table = np.ones((len(groups), len(world._rows)), dtype=bool)
-            group_of = np.empty(len(self), dtype=np.intp)
-            for index, (mask, (_, members)) in enumerate(zip(masks, groups, strict=True)):
-                if mask is not None:
-                    table[index] = mask
-                group_of[members] = index
-            pairs = pairs.select(table[group_of[pairs.query], pairs.other])
+            asked = _in_asked_group(pairs, masks, groups, len(self), len(world._rows))
+            pairs = pairs.select(asked)
         shared[key] = pairs = replace(pairs, other=world._rows[pairs.other])
         return pairs
 
@@ -286,6 +281,40 @@ class TargetTable:
         for j, source in self.moving:
             velocities[j] = world._velocity_of(source)
         return velocities.take(self.inverse, axis=0)
+
+
+def _in_asked_group(
+    pairs: NeighborPairs,
+    masks: list[np.ndarray | None],
+    groups: list[tuple[Any, np.ndarray]],
+    n: int,
+    agents: int,
+) -> np.ndarray:
+    """Which pairs have their ``other`` among the group their asking agent names.
+
+    Args:
+        pairs: Pairs over the whole index (``other`` = row in the index).
+        masks: Each group's members over the index rows, None for "every agent".
+        groups: ``(group, batch rows asking about it)`` pairs.
+        n: The batch's size.
+        agents: The index's size.
+    """
+    asked = np.empty(n, dtype=np.intp)
+    for index, (_, rows) in enumerate(groups):
+        asked[rows] = index
+    asked = asked.take(pairs.query)
+    if all(mask is not None for mask in masks):
+        # Squads: each agent in one group at most, so one label per agent answers it.
+        label = np.full(agents, -1, dtype=np.intp)
+        for index, mask in enumerate(masks):
+            label[mask] = index
+        if sum(int(np.count_nonzero(mask)) for mask in masks) == np.count_nonzero(label >= 0):
+            return label.take(pairs.other) == asked
+    table = np.ones((len(groups), agents), dtype=bool)
+    for index, mask in enumerate(masks):
+        if mask is not None:
+            table[index] = mask
+    return table[asked, pairs.other]
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:

@@ -45,3 +45,51 @@ def test_state_of_vectors_round_trips_per_agent() -> None:
     store = world._states.array((0, "Remember", "memory"), 0.0, (2,))
     slots = [agent._slot for agent in agents]
     assert store[slots].tolist() == [[4 * s, 4 * s] for s in slots]
+
+
+class _NeighbourProbe(steer.Separation):
+    """Records which agents each agent sees through ``neighbors_among``."""
+
+    batch_instances = True
+    seen: dict[int, set[int]] = {}
+
+    def steer(self, ctx):
+        pairs = ctx.neighbors_among(ctx.param("radius"))
+        for asker, other in zip(ctx.slots[pairs.query].tolist(), pairs.other.tolist()):
+            _NeighbourProbe.seen.setdefault(asker, set()).add(other)
+        return np.zeros((len(ctx), 2))
+
+
+def _seen_by_sprite(groups_of_asker, overlapping: bool) -> None:
+    rng = np.random.default_rng(4)
+    sprites = [StubSprite(x, y) for x, y in rng.uniform(0, 100, (40, 2))]
+    squads = [sprites[:15], sprites[15:30], sprites[30:]]
+    if overlapping:
+        squads[1] = [*squads[1], sprites[0], sprites[31]]  # two agents in two groups
+    world = steer.SteeringWorld(seed=0)
+    asked = {}
+    for index, sprite in enumerate(sprites):
+        group = groups_of_asker(index, squads)
+        asked[id(sprite)] = group
+        world.attach(sprite, _NeighbourProbe(35.0, among=group))
+    _NeighbourProbe.seen = {}
+    world.update(1 / 60)
+    slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
+    for sprite in sprites:
+        group = sprites if asked[id(sprite)] is None else asked[id(sprite)]
+        expected = {
+            slot_of[id(other)]
+            for other in group
+            if other is not sprite
+            and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y) <= 35.0
+        }
+        assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+
+
+def test_each_agent_sees_only_its_own_squad() -> None:
+    _seen_by_sprite(lambda index, squads: squads[index % 3], overlapping=False)
+
+
+def test_squads_sharing_members_or_asking_everyone_see_the_right_neighbours() -> None:
+    _seen_by_sprite(lambda index, squads: None if index % 4 == 0 else squads[index % 3], True)
+    _seen_by_sprite(lambda index, squads: squads[index % 3], overlapping=True)

@@ -206,11 +206,17 @@ class StayOnPath(SteeringComponent):
 def path_pack(ctx: SteeringContext, name: str = "path") -> tuple[PathPack, np.ndarray]:
     """The distinct paths of the batch's parameter ``name`` and each agent's index into them."""
     groups = ctx.groups(name)
-    pack = pack_of([path for path, _ in groups])
-    which = np.zeros(len(ctx), dtype=np.intp)
-    for index, (_, rows) in enumerate(groups[1:], start=1):
-        which[rows] = index
-    return pack, which
+    if len(groups) == 1:
+        return pack_of([groups[0][0]]), np.zeros(len(ctx), dtype=np.intp)
+    # Several paths: packed once, again only when one of them changes (or the groups do).
+    packed = ctx._node.cached(("path_pack", name), lambda node: {})
+    versions = tuple(path.version for path, _ in groups)
+    if packed.get("versions") != versions:
+        which = np.zeros(len(ctx), dtype=np.intp)
+        for index, (_, rows) in enumerate(groups[1:], start=1):
+            which[rows] = index
+        packed.update(versions=versions, pack=pack_of([path for path, _ in groups]), which=which)
+    return packed["pack"], packed["which"]
 
 
 def record_follow(
