@@ -160,6 +160,24 @@ def test_a_path_moving_every_frame_is_still_followed() -> None:
     assert np.mean(offset <= 15 + 8) > 0.9
 
 
+def test_a_moved_path_is_followed_where_it_went_when_a_batch_holds_several_paths() -> None:
+    # Agents of one batch on different paths share one packed copy of them: it must follow
+    # a path that moves.
+    world = steer.SteeringWorld(seed=0)
+    line = [(0.0, 0.0), (400.0, 0.0)]
+    paths = [steer.Path(line, radius=10), steer.Path(line, radius=10)]
+    sprites = [StubSprite(0, 0), StubSprite(0, 0)]
+    for sprite, path in zip(sprites, paths, strict=True):
+        world.attach(sprite, steer.FollowPath(path), max_speed=100, max_force=400)
+    for _ in range(30):
+        world.update(DT)
+    paths[1].points = [(0.0, 300.0), (400.0, 300.0)]
+    for _ in range(240):
+        world.update(DT)
+    assert abs(sprites[0].center_y) < 12.0
+    assert abs(sprites[1].center_y - 300.0) < 12.0
+
+
 def test_a_loop_reshaped_smaller_is_followed_on() -> None:
     big = steer.Path(SQUARE, radius=15, closed=True)
     other = steer.Path(EIGHT, radius=12, closed=True)
