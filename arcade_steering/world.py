@@ -25,6 +25,7 @@ from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .neighbors import NeighborIndex
+from .physics import check_engine, driven_bodies, read_velocities, write_bodies
 from .solid import keep_out
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
@@ -70,6 +71,13 @@ class SteeringWorld:
         space: A ``pymunk.Space`` holding walls and obstacles to share (for example
             ``arcade.PymunkPhysicsEngine().space``), or None for a space of the world's own.
         max_step: Longest (sub)step in seconds; a longer ``update`` is split into equal steps.
+        physics: An ``arcade.PymunkPhysicsEngine`` that moves some of the agents, or None. An
+            agent whose sprite is in the engine is steered through its body: each update reads
+            the body's velocity and sets a new one (and, with ``rotate=True``, its angle); the
+            engine moves and collides it when the game calls ``engine.step()`` after
+            ``update``. Its walls and obstacles need no ``solid``: the engine collides them.
+            Other agents are moved by the world. Without ``space``, the world shares the
+            engine's space, so the walls it adds block the engine's bodies.
 
     Sprite lifecycle: the world holds sprites weakly. A sprite the game drops (garbage
     collected) is detached at the next ``update``, before anything else (queries such as
@@ -89,7 +97,15 @@ class SteeringWorld:
         True
     """
 
-    def __init__(self, seed: int | None = 0, space: Any = None, max_step: float = 1 / 30) -> None:
+    def __init__(
+        self,
+        seed: int | None = 0,
+        space: Any = None,
+        max_step: float = 1 / 30,
+        *,
+        physics: Any = None,
+    ) -> None:
+        self._physics = None if physics is None else check_engine("physics", physics)
         self.max_step = check_positive("max_step", max_step)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
@@ -99,7 +115,11 @@ class SteeringWorld:
         self.rng = np.random.default_rng(seed)
         if space is not None and not isinstance(space, pymunk.Space):
             raise TypeError(f"space must be a pymunk.Space or None, got {type(space).__name__}")
+        if space is None and self._physics is not None:
+            space = self._physics.space
         self._space = pymunk.Space() if space is None else space
+        # Which agents (positions in ``self._rows``) the engine drives, this update; or None.
+        self._driven: np.ndarray | None = None
         self._geometry = StaticGeometry()
         self._slots = SlotArrays(_COLUMNS)
         self._states = StateStore()
@@ -260,6 +280,11 @@ class SteeringWorld:
         return self._space
 
     @property
+    def physics(self) -> Any:
+        """The ``arcade.PymunkPhysicsEngine`` that moves the agents it holds, or None."""
+        return self._physics
+
+    @property
     def geometry(self) -> StaticGeometry:
         """The numpy mirror of the space's static shapes that batched queries run on."""
         self._geometry.sync(self._space)
@@ -299,7 +324,9 @@ class SteeringWorld:
         """Advance every agent by ``delta_time`` seconds and move their sprites.
 
         Call it from ``on_update(delta_time)``. A ``delta_time`` <= 0 does nothing; one longer
-        than ``max_step`` is split into equal sub-steps.
+        than ``max_step`` is split into equal sub-steps. With ``physics=engine``, call
+        ``engine.step()`` after it: the agents the engine holds get new body velocities here
+        and move there.
 
         Raises:
             ValueError: ``delta_time`` is NaN or infinite.
@@ -315,6 +342,7 @@ class SteeringWorld:
         sprites = _deref(self._refs)
         list_slots = self._list_slots = ListSlots.of(sprites, self._list_slots)
         pulled = self._pull_sprites(rows, sprites, list_slots)
+        driven = None if self._physics is None else self._pull_bodies(rows, sprites)
         self._tracker.sample(dt)
         batches = self._current_batches()
         self._geometry.sync(self._space)
@@ -323,6 +351,14 @@ class SteeringWorld:
         for index in range(steps):
             self._step(rows, batches, step, self._debug if index == steps - 1 else None)
         self._push_sprites(rows, sprites, pulled, list_slots)
+        if driven is not None:
+            body_rows, bodies = driven
+            write_bodies(
+                bodies,
+                self._velocity.take(body_rows, axis=0),
+                self._angle[body_rows],
+                self._rotate[body_rows],
+            )
 
     def _step(
         self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
@@ -342,6 +378,8 @@ class SteeringWorld:
         velocity = truncate(velocity, self._max_speed[rows])
         position = start + velocity * dt
         solid = self._solid[rows]
+        if self._driven is not None:  # the engine collides its bodies itself
+            solid = solid & ~self._driven
         if len(self._geometry) and solid.all():  # the usual case: no masked (n, 2) copies
             position, velocity = keep_out(
                 self._geometry, start, position, velocity, self._radius[rows]
@@ -399,11 +437,31 @@ class SteeringWorld:
         put_rows(self._position, rows[moved[finite]], values[finite])
         return pulled
 
+    def _pull_bodies(
+        self, rows: np.ndarray, sprites: list[Any]
+    ) -> tuple[np.ndarray, list[pymunk.Body]] | None:
+        """Take the velocities of the agents the engine drives from their bodies.
+
+        Returns:
+            Their rows ``(k,)`` and bodies ``(k,)``, or None if there are none.
+        """
+        driven, bodies = driven_bodies(self._physics, sprites)
+        self._driven = driven if bodies else None
+        if not bodies:
+            return None
+        body_rows = rows[driven]
+        velocity = read_velocities(bodies)
+        finite = np.isfinite(velocity).all(axis=1)
+        put_rows(self._velocity, body_rows[finite], velocity[finite])
+        return body_rows, bodies
+
     def _push_sprites(
         self, rows: np.ndarray, sprites: list[Any], pulled: np.ndarray, list_slots: ListSlots
     ) -> None:
         """Write positions and angles back, only for sprites whose values changed."""
         position = self._position.take(rows, axis=0)
+        if self._driven is not None:  # the engine moves these (to where the world expects)
+            position[self._driven] = pulled[self._driven]
         moved = (position != pulled).any(axis=1)
         rotating = self._rotate[rows]
         angle = arcade_angle(self._heading.take(rows, axis=0), self._facing[rows])

@@ -10,6 +10,7 @@ Run one with ``python -m arcade_steering.examples.<name>``:
 - ``flow_field``: FlowField and FollowFlowField.
 - ``tiled_astar``: a Tiled level with ``load_level`` and a path from ``arcade``'s A*.
 - ``camera``: a level larger than the window, scrolled with ``arcade.Camera2D``.
+- ``physics``: agents driven through ``arcade.PymunkPhysicsEngine``, pushing crates.
 
 Every module has ``make_scene(width, height, mode)`` (a scene with ``update(dt)`` and
 ``draw()``, usable without a window loop), ``MODES`` and ``main()``.
@@ -25,4 +26,5 @@ EXAMPLES = (
     "flow_field",
     "tiled_astar",
     "camera",
+    "physics",
 )
