@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
+from arcade_steering.behaviors.avoid_agents import pick_threats
 from arcade_steering.debug import DebugRecorder
 from arcade_steering.testing import StubSprite, batch_forces, forces_one_by_one, steering_force
 
@@ -225,6 +226,119 @@ def test_avoid_agents_first_in_a_crowd_keeps_agents_apart() -> None:
         closest = min(closest, pair_distances(sprites).min())
     assert closest > 12.0  # overlaps, if any, are shallow and pushed apart
     assert np.isfinite([sprite.position for sprite in sprites]).all()
+
+
+def moving_world(agents) -> tuple[steer.SteeringWorld, list[StubSprite]]:
+    """A world of agents ``(x, y, vx, vy)`` (radius 4, max_speed 400) holding their velocity."""
+    world = steer.SteeringWorld(seed=0)
+    sprites = [StubSprite(x, y) for x, y, *_ in agents]
+    for sprite, (x, y, vx, vy) in zip(sprites, agents, strict=True):
+        world.attach(
+            sprite, steer.Seek((x + vx, y + vy)), velocity=(vx, vy), radius=4, max_speed=400
+        )
+    return world, sprites
+
+
+def test_avoid_agents_sees_an_oncoming_agent_past_its_companions() -> None:
+    """Twelve companions walk alongside, nearer than the agent coming the other way: it is
+    still among the nearest half a horizon ahead, where the two would meet."""
+    rng = np.random.default_rng(4)
+    angle = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    distance = rng.uniform(15, 30, 12)
+    companions = [
+        (d * np.cos(a), d * np.sin(a), 100, 0) for a, d in zip(angle, distance, strict=True)
+    ]
+    world, _sprites = moving_world([*companions, (100, 0, -100, 0)])
+    avoid = steer.AvoidAgents(max_neighbors=10)
+    force = steering_force(avoid, (0, 0), (100, 0), world=world, radius=4, max_speed=100)
+    everybody = steering_force(
+        steer.AvoidAgents(max_neighbors=None), (0, 0), (100, 0), world=world, radius=4
+    )
+    assert np.linalg.norm(force) > 0.0
+    np.testing.assert_allclose(force, everybody)
+
+
+def test_avoid_agents_checks_only_max_neighbors_agents() -> None:
+    """A companion alongside is nearer half a horizon ahead than a threat a second away."""
+    companion, threat = (0, 20, 100, 0), (200, 3, -100, 0)
+    world, _sprites = moving_world([companion, threat])
+    forces = [
+        steering_force(steer.AvoidAgents(max_neighbors=k), (0, 0), (100, 0), world=world, radius=4)
+        for k in (1, 2, None)
+    ]
+    assert forces[0].tolist() == [0.0, 0.0]
+    assert np.linalg.norm(forces[1]) > 0.0
+    np.testing.assert_allclose(forces[1], forces[2])
+
+
+def test_avoid_agents_notices_an_agent_faster_than_itself_in_time() -> None:
+    """The search reaches as far as the fastest agent could come within the horizon, not
+    just as far as this agent's own max_speed would suggest."""
+    world, _sprites = moving_world([(280, 0, -300, 0)])  # collides in about 0.9 s
+    force = steering_force(steer.AvoidAgents(), (0, 0), world=world, radius=4, max_speed=50)
+    assert np.linalg.norm(force) > 0.0
+    world, _sprites = moving_world([(340, 0, -300, 0)])  # beyond the horizon: silent
+    force = steering_force(steer.AvoidAgents(), (0, 0), world=world, radius=4, max_speed=50)
+    assert force.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("heading", "push"), [((50, 0), 1.0), ((-50, 0), -1.0)])
+def test_of_equal_threats_avoid_agents_answers_the_one_on_its_right(heading, push) -> None:
+    """Overlapping two agents at once (keys tie at -1), an agent pushes away from the one on
+    its right: heading +x that is the one below (y up), heading -x the one above."""
+    world, _sprites = moving_world([(0, 6, 0, 0), (0, -6, 0, 0)])
+    force = steering_force(steer.AvoidAgents(), (0, 0), heading, world=world, radius=4)
+    assert force[0] == pytest.approx(0.0, abs=1e-9)
+    assert np.sign(force[1]) == push
+
+
+def test_pick_threats_takes_the_smallest_key_then_the_rightmost() -> None:
+    query = np.array([0, 0, 0, 1, 1, 2, 3, 3])
+    keys = np.array([0.5, 0.2, 0.2, np.nan, np.nan, -1.0, 0.3, 0.3])
+    right = np.array([0.9, -0.5, 0.4, 0.0, 0.0, 0.0, 0.1, 0.1])
+    assert pick_threats(query, keys, right, 5).tolist() == [2, -1, 5, 6, -1]
+
+
+def test_avoid_agents_max_neighbors_is_a_whole_number_or_none() -> None:
+    assert steer.AvoidAgents().max_neighbors == 10
+    assert steer.AvoidAgents(max_neighbors=4.0).max_neighbors == 4
+    assert steer.AvoidAgents(max_neighbors=None).max_neighbors is None
+    for bad, error in ((0, ValueError), (2.5, ValueError), (-3, ValueError), ("3", TypeError)):
+        with pytest.raises(error, match="max_neighbors"):
+            steer.AvoidAgents(max_neighbors=bad)
+
+
+def test_a_crowd_crossing_with_max_neighbors_does_as_well_as_checking_everybody() -> None:
+    """60 agents on a circle each cross to the opposite point (the benchmark's crossing in
+    small): checking 10 neighbours arrives about as soon, with about as many contacts."""
+
+    def cross(max_neighbors: int | None) -> tuple[float, int]:
+        count = 60
+        angle = np.linspace(0, 2 * np.pi, count, endpoint=False)
+        start = 100.0 * np.column_stack((np.cos(angle), np.sin(angle)))
+        world = steer.SteeringWorld(seed=0)
+        sprites = [StubSprite(*point) for point in start]
+        for sprite, goal in zip(sprites, -start, strict=True):
+            behavior = steer.PriorityBlend(
+                steer.AvoidAgents(max_neighbors=max_neighbors),
+                steer.WeightedBlend(
+                    (steer.Arrive(tuple(goal)), 1.0), (steer.Separation(12.0), 2.0)
+                ),
+            )
+            world.attach(sprite, behavior, max_speed=120, max_force=360, radius=4)
+        contacts = 0
+        for step in range(1, 30 * 60):
+            world.update(DT)
+            contacts += int((pair_distances(sprites) < 8.0).sum())
+            position = np.array([sprite.position for sprite in sprites])
+            if (np.linalg.norm(position + start, axis=1) < 8.0).mean() >= 0.95:
+                return step * DT, contacts
+        raise AssertionError("the crowd did not arrive")
+
+    arrival, contacts = cross(10)
+    arrival_all, contacts_all = cross(None)
+    assert arrival <= 1.2 * arrival_all
+    assert contacts <= 1.2 * contacts_all
 
 
 # -- debug and batching ----------------------------------------------------------------------

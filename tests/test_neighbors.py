@@ -111,6 +111,7 @@ def table(request, monkeypatch):
     if request.param == "sparse":
         monkeypatch.setattr(neighbors, "_RADIX_CELLS", 0)
         monkeypatch.setattr(neighbors, "_DENSE_CELLS_PER_AGENT", 0)
+        monkeypatch.setattr(neighbors, "_DENSE_CELLS", 0)
     return request.param
 
 
@@ -262,6 +263,181 @@ def test_bad_query_arguments_raise():
         index.query(None, 1.0, np.ones(4, dtype=int))
     with pytest.raises(ValueError, match="candidates"):
         index.query(None, 1.0, np.ones(3, dtype=bool))
+
+
+# --------------------------------------------------------------------------- nearest
+
+
+def assert_nearest_matches_brute(index, positions, rows, k, radius=np.inf, candidates=None, **kw):
+    """nearest() keeps each asking agent's k nearest of the brute-force pairs, nearest first.
+
+    Distances equal to float rounding may be kept in either order, so they are compared to
+    the brute force's k smallest with a relative tolerance; every kept pair must be a real
+    pair (other within radius, a candidate, not itself) with the exact offset and distance.
+    """
+    pairs = index.nearest(rows, k, radius, candidates, **kw)
+    positions = np.asarray(positions, dtype=float).reshape(-1, 2)
+    q = len(positions) if rows is None else len(rows)
+    asking = np.arange(q) if rows is None else np.asarray(rows)
+    assert pairs.n_queries == q
+    assert np.all(np.diff(pairs.query) >= 0), "pairs must be grouped by query"
+    bq, bo, _, bd = brute_pairs(positions, rows, radius, candidates)
+    want = np.broadcast_to(k, (q,))
+    for i in range(q):
+        mine = pairs.query == i
+        got = pairs.distance[mine]
+        best = np.sort(bd[bq == i])[: want[i]]
+        assert len(got) == len(best), (i, len(got), len(best))
+        np.testing.assert_allclose(got, best, rtol=1e-12, atol=0.0)
+        assert np.all(np.diff(got) >= -1e-12 * got[1:]), "nearest first"
+        other = pairs.other[mine]
+        assert len(set(other.tolist())) == len(other)
+        assert set(other.tolist()) <= set(bo[bq == i].tolist())
+        np.testing.assert_array_equal(pairs.offset[mine], positions[other] - positions[asking[i]])
+        offset = pairs.offset[mine]
+        np.testing.assert_array_equal(got, np.sqrt(offset[:, 0] ** 2 + offset[:, 1] ** 2))
+    return pairs
+
+
+@pytest.mark.parametrize("make", DATASETS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("k", [1, 3, 10])
+@pytest.mark.parametrize("radius", [0.0, 7.5, 40.0, np.inf])
+def test_nearest_matches_brute_force(make, k, radius, table):
+    positions = make(np.random.default_rng(1))
+    assert_nearest_matches_brute(NeighborIndex(positions), positions, None, k, radius)
+
+
+@pytest.mark.parametrize("make", DATASETS, ids=lambda f: f.__name__)
+def test_nearest_per_row_k_radii_and_candidates(make, table):
+    rng = np.random.default_rng(2)
+    positions = make(rng)
+    n = len(positions)
+    rows = rng.integers(0, n, 150)  # repeats allowed
+    k = rng.integers(0, 20, 150)
+    radius = rng.choice([0.0, 3.0, 10.0, 25.0, 80.0, np.inf], size=150)
+    candidates = rng.random(n) < 0.4
+    index = NeighborIndex(positions)
+    assert_nearest_matches_brute(index, positions, rows, k, radius)
+    assert_nearest_matches_brute(index, positions, rows, k, radius, candidates)
+    assert_nearest_matches_brute(index, positions, rows, 4, 12.0, candidates)
+
+
+@pytest.mark.parametrize("guess", [1e-3, 3.0, 1e9, np.inf, np.nan, "mixed"])
+def test_nearest_result_does_not_depend_on_the_guess(guess):
+    rng = np.random.default_rng(12)
+    positions = clustered(rng, 300)
+    index = NeighborIndex(positions)
+    if guess == "mixed":
+        guess = rng.choice([np.nan, 0.0, 2.0, 50.0, np.inf], size=300)
+    else:
+        guess = np.full(300, guess)
+    alone = index.nearest(None, 6, 30.0)
+    pairs = assert_nearest_matches_brute(index, positions, None, 6, 30.0, guess=guess)
+    np.testing.assert_array_equal(pairs.query, alone.query)
+    np.testing.assert_array_equal(pairs.other, alone.other)
+
+
+def test_nearest_scans_few_agents_in_a_dense_crowd():
+    """Cells sized from the crowding: about k agents scanned each, whatever the radius."""
+    positions = uniform(np.random.default_rng(13), n=3000, size=300.0)
+    index = NeighborIndex(positions)
+    scanned = []
+    scan = index._scan
+
+    def spy(grid, rows, *args):
+        scanned.append(int(args[4].sum()))  # per_row: agents in each row's cells
+        return scan(grid, rows, *args)
+
+    index._scan = spy
+    pairs = assert_nearest_matches_brute(index, positions, None, 10, 1e4)
+    assert pairs.count().tolist() == [10] * 3000
+    assert sum(scanned) < 8 * 10 * 3000  # a 1e4 px radius would scan all 3000 each
+
+
+def test_nearest_far_rounds_coarse_cells_blocks_and_wide_rows(monkeypatch):
+    """Agents short of k look further, on coarser cells; big blocks split; rows with many
+    pairs sort apart: all still exact."""
+    monkeypatch.setattr(neighbors, "_MAX_REACH", 2)
+    monkeypatch.setattr(neighbors, "_SORT_WIDTH", 4)
+    monkeypatch.setattr(neighbors, "_BLOCK", 64)
+    rng = np.random.default_rng(14)
+    positions = np.concatenate((clustered(rng, 300), rng.uniform(-5000, 5000, (20, 2))))
+    index = NeighborIndex(positions)
+    for guess in (None, np.full(320, 0.5), np.full(320, 4000.0)):
+        assert_nearest_matches_brute(index, positions, None, 7, np.inf, guess=guess)
+        assert_nearest_matches_brute(index, positions, None, 7, 300.0, guess=guess)
+
+
+def test_nearest_with_k_zero_or_larger_than_everybody():
+    positions = uniform(np.random.default_rng(15), n=30)
+    index = NeighborIndex(positions)
+    assert len(index.nearest(None, 0)) == 0
+    assert index.nearest(None, 0).n_queries == 30
+    everybody = index.nearest(None, 100)
+    assert everybody.count().tolist() == [29] * 30
+    assert_nearest_matches_brute(index, positions, None, 100)
+
+
+def test_nearest_n_zero_and_one():
+    empty = NeighborIndex(np.empty((0, 2)))
+    pairs = empty.nearest(None, 5)
+    assert len(pairs) == 0 and pairs.n_queries == 0
+    one = NeighborIndex(np.array([[5.0, -5.0]]))
+    pairs = one.nearest(None, 5)
+    assert len(pairs) == 0 and pairs.count().tolist() == [0]
+
+
+def test_coincident_agents_are_each_others_nearest_at_distance_zero():
+    index = NeighborIndex(np.array([[1.0, 1.0], [1.0, 1.0], [9.0, 1.0]]))
+    pairs = index.nearest(None, 1)
+    assert pairs.other.tolist() == [1, 0, 0] or pairs.other.tolist() == [1, 0, 1]
+    assert pairs.distance[:2].tolist() == [0.0, 0.0]
+
+
+def test_bad_nearest_arguments_raise():
+    index = NeighborIndex(np.zeros((4, 2)))
+    with pytest.raises(TypeError, match="k"):
+        index.nearest(None, 2.0)
+    with pytest.raises(TypeError, match="k"):
+        index.nearest(None, np.array([1.5, 1, 1, 1]))
+    with pytest.raises(ValueError, match="k"):
+        index.nearest(None, -1)
+    with pytest.raises(ValueError, match="k"):
+        index.nearest(None, np.array([1, 2]))
+    with pytest.raises(ValueError, match="radius"):
+        index.nearest(None, 1, np.nan)
+    with pytest.raises(ValueError, match="radius"):
+        index.nearest(None, 1, -1.0)
+    with pytest.raises(ValueError, match="guess"):
+        index.nearest(None, 1, guess=np.ones(3))
+    with pytest.raises(ValueError, match="rows"):
+        index.nearest(np.array([4]), 1)
+    with pytest.raises(TypeError, match="candidates"):
+        index.nearest(None, 1, candidates=np.ones(4, dtype=int))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    positions=hnp.arrays(
+        np.float64,
+        st.tuples(st.integers(0, 40), st.just(2)),
+        elements=st.integers(-40, 40).map(float) | st.floats(-1e6, 1e6),
+    ),
+    k=st.integers(0, 12),
+    radius=st.one_of(st.integers(0, 30).map(float), st.floats(0.0, 1e7), st.just(np.inf)),
+    data=st.data(),
+)
+def test_property_nearest_matches_brute_force(positions, k, radius, data):
+    n = len(positions)
+    index = NeighborIndex(positions)
+    assert_nearest_matches_brute(index, positions, None, k, radius)
+    if n:
+        rows = data.draw(hnp.arrays(np.intp, st.integers(0, 20), elements=st.integers(0, n - 1)))
+        candidates = data.draw(hnp.arrays(np.bool_, n))
+        guess = data.draw(
+            hnp.arrays(np.float64, len(rows), elements=st.floats(0.0, 1e4) | st.just(np.nan))
+        )
+        assert_nearest_matches_brute(index, positions, rows, k, radius, candidates, guess=guess)
 
 
 # --------------------------------------------------------------------------- reductions

@@ -5,32 +5,34 @@ they come closest and how close that is follow from their relative position and 
 A pair is a threat when that closest distance (within ``horizon`` seconds) is less than the
 sum of their radii plus a margin. Each agent answers its most imminent threat by steering
 away from where the other will be at that time; agents already overlapping push apart from
-where they are now.
+where they are now. Of equally imminent threats the one most to the agent's right comes
+first, so that a crowd keeps to one hand.
+
+In a crowd an agent checks only its ``max_neighbors`` nearest agents as everybody will be half
+a horizon ahead: a pair about to collide is close then, and a stream of agents coming the
+other way is seen past the agent's own companions. Like ORCA's ``max_neighbors``, this bounds
+the work per agent however dense the crowd.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from .._params import FloatParam, ObjectParam
-from .._vec import (
-    lengths,
-    normalize,
-    perpendicular,
-    put_rows,
-    scale_rows,
-    spread_directions,
-    where_rows,
-)
+from .._vec import normalize, perpendicular, put_rows, scale_rows, spread_directions, where_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SEPARATION_COLOR
+from ..neighbors import NeighborIndex, NeighborPairs
 from .group import check_among
 
 #: A threat at the horizon still gets this fraction of the full force.
 MIN_URGENCY = 0.25
+#: Neighbours are the nearest where everybody will be this fraction of the horizon ahead.
+LOOK_AHEAD = 0.5
 
 # -- kernels ---------------------------------------------------------------------------------
 
@@ -49,12 +51,22 @@ def closest_approach(
         Times ``(p,)`` in seconds (0 for pairs moving apart or not moving relative to each
         other) and the offsets at those times ``(p, 2)``, px.
     """
-    closing = -np.einsum("ij,ij->i", offset, relative_velocity)
-    speed2 = np.einsum("ij,ij->i", relative_velocity, relative_velocity)
+    ox, oy = offset[:, 0], offset[:, 1]
+    vx, vy = relative_velocity[:, 0], relative_velocity[:, 1]
+    closing = ox * vx
+    closing += oy * vy
+    np.negative(closing, out=closing)
+    speed2 = vx * vx
+    speed2 += vy * vy
     time = np.zeros(len(offset))
     np.divide(closing, speed2, out=time, where=speed2 > 1e-12)
-    time = np.clip(time, 0.0, horizon)
-    return time, offset + scale_rows(relative_velocity, time)
+    np.clip(time, 0.0, horizon, out=time)
+    gap = np.empty_like(offset, dtype=np.float64)
+    np.multiply(vx, time, out=gap[:, 0])
+    gap[:, 0] += ox
+    np.multiply(vy, time, out=gap[:, 1])
+    gap[:, 1] += oy
+    return time, gap
 
 
 def threat_keys(
@@ -69,9 +81,51 @@ def threat_keys(
         radii: Sums of the two radii ``(p,)``, px: closer than this, they overlap now.
         margin: Clearance wanted beyond ``radii`` at closest approach ``(p,)``, px.
     """
-    keys = np.where((time > 0.0) & (lengths(gap) < radii + margin), time, np.nan)
+    gx, gy = gap[:, 0], gap[:, 1]
+    clear = radii + margin
+    # Squared lengths: gx² + gy² < clear² is |gap| < clear, without a square root.
+    close = gx * gx
+    close += gy * gy
+    clear *= clear
+    threat = close < clear
+    threat &= time > 0.0
+    keys = np.where(threat, time, np.nan)
     keys[distance < radii] = -1.0
     return keys
+
+
+def pick_threats(query: np.ndarray, keys: np.ndarray, right: np.ndarray, n: int) -> np.ndarray:
+    """Each agent's most imminent threat: the pair with the smallest key, and of pairs with
+    equal keys the one most to the agent's right.
+
+    Exact ties are common: every pair already overlapping has key -1, and every pair already
+    within its margin but closest beyond the horizon has the horizon as its key (two
+    companions walking side by side). Answering the one on the right, as on a dead head-on
+    course, turns a whole crowd the same way.
+
+    Args:
+        query: The asking agent of each pair ``(p,)``, int in ``0..n-1``.
+        keys: :func:`threat_keys` ``(p,)``; NaN is no threat.
+        right: How far to the agent's right each other agent is ``(p,)``, e.g. the sine of
+            its bearing clockwise from the agent's heading.
+        n: Number of agents.
+
+    Returns:
+        Index ``(n,)`` of each agent's pick among the pairs, -1 for an agent without a threat.
+    """
+    valid = np.flatnonzero(~np.isnan(keys))
+    rows, keys = query.take(valid), keys.take(valid)
+    least = np.full(n, np.inf)
+    np.minimum.at(least, rows, keys)
+    best = np.flatnonzero(keys == least.take(rows))
+    valid, rows, right = valid.take(best), rows.take(best), right.take(valid.take(best))
+    most = np.full(n, -np.inf)
+    np.maximum.at(most, rows, right)
+    best = np.flatnonzero(right == most.take(rows))
+    pick = np.full(n, len(query))
+    np.minimum.at(pick, rows.take(best), valid.take(best))  # still tied: the first pair
+    pick[pick == len(query)] = -1
+    return pick
 
 
 def sidestep_directions(
@@ -88,10 +142,26 @@ def sidestep_directions(
         fallback: Unit directions ``(p, 2)`` for pairs not moving relative to each other.
     """
     across = normalize(perpendicular(relative_velocity), fallback)
-    side = np.einsum("ij,ij->i", away, across)
+    side = away[:, 0] * across[:, 0] + away[:, 1] * across[:, 1]
     # Float residue of an exactly head-on course is ~1e-13 px: no real side to pick.
     side = np.where(np.abs(side) > 1e-6, np.sign(side), 1.0)
     return scale_rows(across, side)
+
+
+# -- parameters ------------------------------------------------------------------------------
+
+
+class CountParam(FloatParam):
+    """A whole number ``>= minimum``, or None for no limit (gathered as ``inf``)."""
+
+    def __init__(self, *, minimum: int) -> None:
+        super().__init__(minimum=minimum, optional=True)
+
+    def validate(self, value: Any) -> float | None:
+        number = super().validate(value)
+        if number is not None and number != math.floor(number):
+            raise ValueError(f"{self.name} must be a whole number, got {number}")
+        return None if number is None else int(number)
 
 
 # -- component -------------------------------------------------------------------------------
@@ -104,46 +174,69 @@ class AvoidAgents(SteeringComponent):
     :class:`~arcade_steering.PriorityBlend`. The push is lateral: it goes away from the other
     agent's predicted position, at the agent's ``max_force`` for an imminent collision and at
     a quarter of it for one ``horizon`` seconds away. Two agents on a dead head-on course both
-    turn to their right-hand side of the other's approach, and pass.
+    turn to their right-hand side of the other's approach, and pass; of equally imminent
+    threats an agent answers the one most to its right first, so a crowd keeps to one hand.
 
-    Other agents are looked for within ``horizon * (speed + max_speed)`` px, so an agent faster
-    than this one's ``max_speed`` is noticed later.
+    An agent checks the ``max_neighbors`` agents nearest to it where everybody will be half a
+    horizon ahead (if everybody keeps their velocity), as far as any agent could come within
+    ``horizon`` seconds at the speeds they have now. A pair about to collide is close then,
+    so its most imminent collision is almost always among them, and the work per agent stays
+    bounded however dense the crowd (ORCA's ``max_neighbors`` does the same; 10 is its usual
+    value). ``max_neighbors=None`` checks every agent in reach: hundreds of pairs per agent
+    in a dense crowd.
 
     Args:
         horizon: Look-ahead, seconds (> 0).
         margin: Extra clearance wanted beyond the sum of the two radii, px (>= 0).
         among: None for every agent, or the sprites (a list, a SpriteList) to avoid.
+        max_neighbors: How many nearest agents to check (a whole number >= 1), or None for
+            every agent in reach.
 
     Raises:
-        ValueError: ``horizon`` not positive or ``margin`` negative.
-        TypeError: ``among`` is not a collection of sprites.
+        ValueError: ``horizon`` not positive, ``margin`` negative, ``max_neighbors`` not a
+            whole number >= 1.
+        TypeError: ``among`` is not a collection of sprites; ``max_neighbors`` not a number.
     """
 
     batch_instances = True
     horizon = FloatParam(minimum=0.0, exclusive=True)
     margin = FloatParam(minimum=0.0)
     among = ObjectParam(check_among)
+    max_neighbors = CountParam(minimum=1)
 
-    def __init__(self, horizon: float = 1.0, margin: float = 4.0, among: Any = None) -> None:
+    def __init__(
+        self,
+        horizon: float = 1.0,
+        margin: float = 4.0,
+        among: Any = None,
+        max_neighbors: int | None = 10,
+    ) -> None:
         self.horizon = horizon
         self.margin = margin
         self.among = among
+        self.max_neighbors = max_neighbors
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         n = len(ctx)
         horizon = ctx.param("horizon")
         margin = ctx.param("margin")
-        reach = horizon * (ctx.speed + ctx.max_speed) + 4.0 * ctx.radius + margin
-        pairs = ctx.neighbors_among(reach, "among")
+        pairs = self._candidates(ctx, horizon, margin)
         force = np.zeros((n, 2))
         if not len(pairs):
             return force
         query = pairs.query
-        relative = ctx.world_velocity(pairs.other) - ctx.velocity[query]
-        time, gap = closest_approach(pairs.offset, relative, horizon[query])
-        radii = ctx.radius[query] + ctx.world_radius(pairs.other)
-        keys = threat_keys(time, gap, pairs.distance, radii, margin[query])
-        pick = pairs.argmin(keys)
+        relative = ctx.world_velocity(pairs.other)
+        relative -= ctx.velocity.take(query, axis=0)
+        time, gap = closest_approach(pairs.offset, relative, horizon.take(query))
+        radii = ctx.radius.take(query) + ctx.world_radius(pairs.other)
+        keys = threat_keys(time, gap, pairs.distance, radii, margin.take(query))
+        # Sine of each other agent's bearing clockwise from the heading (y up).
+        heading = ctx.heading.take(query, axis=0)
+        offset = pairs.offset
+        right = heading[:, 1] * offset[:, 0]
+        right -= heading[:, 0] * offset[:, 1]
+        right /= np.maximum(pairs.distance, 1e-12)
+        pick = pick_threats(query, keys, right, n)
         rows = np.flatnonzero(pick >= 0)
         if not len(rows):
             return force
@@ -161,3 +254,76 @@ class AvoidAgents(SteeringComponent):
             position = ctx.position[rows]
             ctx.debug.lines(position, position - gap[pick], SEPARATION_COLOR)
         return force
+
+    @staticmethod
+    def _candidates(ctx: SteeringContext, horizon: np.ndarray, margin: np.ndarray) -> NeighborPairs:
+        """The pairs to check: ``other`` are world slots, ``offset`` and ``distance`` now."""
+        world = ctx.world
+        velocity = ctx.world_velocity(world._rows)  # every agent, in the index's order
+        vx, vy = velocity[:, 0], velocity[:, 1]
+        fastest = math.sqrt(float((vx * vx + vy * vy).max()))
+        largest = float(ctx.world_radius(world._rows).max())
+        # No agent is faster than `fastest` or larger than `largest`: nobody farther than
+        # this can come within radii + margin in `horizon` seconds.
+        speed = ctx.speed
+        clearance = ctx.radius + largest + margin
+        limit = ctx.param("max_neighbors")
+        if np.isinf(limit).all():
+            return ctx.neighbors_among(horizon * (speed + fastest) + clearance, "among")
+        k = np.where(np.isinf(limit), len(world._rows), limit).astype(np.intp)
+        index = world._neighbor_index()
+        guess = ctx.state("neighbor_reach")
+        parts = []
+        # One look ahead per distinct horizon: an agent's neighbours do not depend on which
+        # agents share its batch.
+        for ahead, same in _distinct(LOOK_AHEAD * horizon):
+            # Where everybody will be `ahead` seconds from now, a pair that comes within
+            # `clearance` at any time in the horizon is within `reach` of each other.
+            moved = NeighborIndex(index.positions + velocity * ahead)
+            reach = ahead * (speed + fastest) + clearance
+            for value, group in ctx.groups("among"):
+                members = group if same is None else np.intersect1d(group, same)
+                rows = world._row_of_slot.take(ctx.slots.take(members))
+                mine = k.take(members)
+                query, other, dist2 = moved._nearest(
+                    rows, mine, reach.take(members), world._among_mask(value), guess.take(members)
+                )
+                guess[members] = _kth_distance(query, dist2, mine)
+                parts.append((members.take(query), rows.take(query), other))
+        ctx.set_state("neighbor_reach", guess)
+        query, rows, other = (
+            parts[0] if len(parts) == 1 else [np.concatenate(p) for p in zip(*parts, strict=True)]
+        )
+        # Offsets now, not `ahead`.
+        x, y = index._x, index._y
+        dx = x.take(other)
+        dx -= x.take(rows)
+        dy = y.take(other)
+        dy -= y.take(rows)
+        offset = np.empty((len(dx), 2))
+        offset[:, 0] = dx
+        offset[:, 1] = dy
+        dx *= dx
+        dy *= dy
+        dx += dy
+        return NeighborPairs(query, world._rows.take(other), offset, np.sqrt(dx), len(ctx))
+
+
+def _distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+    """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
+    first = float(values[0])
+    if (values == first).all():
+        return [(first, None)]
+    return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
+
+
+def _kth_distance(query: np.ndarray, dist2: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Each asking agent's distance to its k-th neighbour, px; inf if it has fewer.
+
+    Pairs are grouped by ``query`` (0..len(k)-1), nearest first.
+    """
+    count = np.bincount(query, minlength=len(k))
+    kth = np.full(len(k), np.inf)
+    full = np.flatnonzero(count >= k)
+    kth[full] = np.sqrt(dist2.take(np.cumsum(count).take(full) - 1))
+    return kth
