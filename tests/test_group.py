@@ -382,6 +382,27 @@ def test_group_components_batched_equal_alone() -> None:
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
 
 
+def test_avoid_agents_with_mixed_horizons_and_limits_batched_equal_alone() -> None:
+    """Each agent looks ahead by its own horizon and checks its own number of neighbours,
+    whichever agents share its batch."""
+    rng = np.random.default_rng(6)
+    world = steer.SteeringWorld(seed=0)
+    sprites = [StubSprite(*p) for p in rng.uniform(0, 120, (40, 2))]
+    for index, sprite in enumerate(sprites):
+        avoid = steer.AvoidAgents(
+            horizon=(0.5, 1.0, 2.0)[index % 3], max_neighbors=(1, 3, None, 10)[index % 4]
+        )
+        angle = rng.uniform(-np.pi, np.pi)
+        velocity = (80 * np.cos(angle), 80 * np.sin(angle))
+        world.attach(sprite, steer.PriorityBlend(avoid, steer.Seek((60, 60))), velocity=velocity)
+    for _ in range(5):
+        world.update(DT)
+    assert len(world._current_batches()) == 1
+    got, alone = batch_forces(world), forces_one_by_one(world)
+    assert sum(np.linalg.norm(force) > 0 for force in got.values()) > 10
+    assert all(np.allclose(got[slot], alone[slot]) for slot in got)
+
+
 # -- bad input -------------------------------------------------------------------------------
 
 
