@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 import arcade_steering as steer
@@ -51,11 +53,11 @@ class _NeighbourProbe(steer.Separation):
     """Records which agents each agent sees through ``neighbors_among``."""
 
     batch_instances = True
-    seen: dict[int, set[int]] = {}
+    seen: ClassVar[dict[int, set[int]]] = {}
 
     def steer(self, ctx):
         pairs = ctx.neighbors_among(ctx.param("radius"))
-        for asker, other in zip(ctx.slots[pairs.query].tolist(), pairs.other.tolist()):
+        for asker, other in zip(ctx.slots[pairs.query].tolist(), pairs.other.tolist(), strict=True):
             _NeighbourProbe.seen.setdefault(asker, set()).add(other)
         return np.zeros((len(ctx), 2))
 

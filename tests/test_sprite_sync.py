@@ -213,7 +213,7 @@ def test_list_buffers_show_exactly_the_sprites_moved() -> None:
     from arcade_steering._sprite_sync import ListSlots
 
     rng = np.random.default_rng(5)
-    sprite_list, sprites = _sprites(50)
+    _sprite_list, sprites = _sprites(50)  # the list the sprites' buffers live in
     extra = arcade.SpriteList()
     extra.extend(sprites[::3].tolist())
     written = read_positions(sprites)
