@@ -35,6 +35,39 @@ SEPARATION_RADIUS = 34.0
 OBSTACLE_RADIUS = 24.0
 
 
+def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
+    """The leader's everyday behaviour: walk ``route``, round walls and obstacles.
+
+    Args:
+        route: The patrol route.
+
+    Returns:
+        A new behaviour tree for the leader.
+    """
+    return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
+
+
+def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.SteeringComponent:
+    """The followers' behaviour: keep out of the leader's sight cone, follow it, keep apart.
+
+    Args:
+        leader: The sprite the squad follows.
+        squad: The followers, for separation within the squad.
+
+    Returns:
+        One behaviour tree, meant to be shared by the whole squad.
+    """
+    return steer.PriorityBlend(
+        steer.AvoidWalls(),
+        steer.AvoidObstacles(),
+        steer.EvadeSightCone(leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
+        steer.WeightedBlend(
+            (steer.FollowLeader(leader, distance=FOLLOW_DISTANCE), 1.0),
+            (steer.Separation(SEPARATION_RADIUS, among=squad), 2.0),
+        ),
+    )
+
+
 class PlayerControl(steer.SteeringComponent):
     """Steer towards the velocity the keys ask for: the scout is an agent like the others,
     so walls and obstacles stop it too (a user component, batched like any other)."""
@@ -80,15 +113,7 @@ class Scene:
             max_force=300.0,
             facing="down",
         )
-        self.squad_behavior = steer.PriorityBlend(
-            steer.AvoidWalls(),
-            steer.AvoidObstacles(),
-            steer.EvadeSightCone(self.leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
-            steer.WeightedBlend(
-                (steer.FollowLeader(self.leader, distance=FOLLOW_DISTANCE), 1.0),
-                (steer.Separation(SEPARATION_RADIUS, among=self.squad), 2.0),
-            ),
-        )
+        self.squad_behavior = squad_behavior(self.leader, self.squad)
         for _ in range(followers):
             self.add_follower()
 
@@ -106,10 +131,8 @@ class Scene:
             self.flags.append(flag)
 
     def patrol_behavior(self) -> steer.SteeringComponent:
-        """The leader's everyday behaviour: walk the route, round walls and obstacles."""
-        return steer.PriorityBlend(
-            steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(self.route)
-        )
+        """The leader's everyday behaviour on the current route (see :func:`patrol_behavior`)."""
+        return patrol_behavior(self.route)
 
     def chase_behavior(self) -> steer.SteeringComponent:
         """The leader's behaviour once it has seen the scout."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 
-import arcade
 import numpy as np
 
 import arcade_steering as steer
@@ -65,26 +64,6 @@ def build_crowd(count: int) -> steer.SteeringWorld:
     return world
 
 
-def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
-    """The demo's leader: ``Scene.patrol_behavior`` of ``demo_game/scene.py``, rebuilt here
-    because the demo builds it from its own route."""
-    return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
-
-
-def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.SteeringComponent:
-    """The demo's squad behaviour, as ``Scene.__init__`` in ``demo_game/scene.py`` builds it
-    inline (with the demo's constants). Keep the two in step."""
-    return steer.PriorityBlend(
-        steer.AvoidWalls(),
-        steer.AvoidObstacles(),
-        steer.EvadeSightCone(leader, length=demo.SIGHT_LENGTH, half_angle=demo.SIGHT_HALF_ANGLE),
-        steer.WeightedBlend(
-            (steer.FollowLeader(leader, distance=demo.FOLLOW_DISTANCE), 1.0),
-            (steer.Separation(demo.SEPARATION_RADIUS, among=squad), 2.0),
-        ),
-    )
-
-
 def squad_routes(count: int, rng: np.random.Generator) -> list[np.ndarray]:
     """``count`` closed routes ``(20, 2)``: :data:`ROUTE` scaled about the field's centre by
     up to :data:`SQUAD_ROUTE_SHIFT` px, rolled to start at a random point, half of them
@@ -110,14 +89,14 @@ def build_squads(count: int) -> steer.SteeringWorld:
     for leader, points, size in zip(leaders, routes, sizes, strict=True):
         world.attach(
             leader,
-            patrol_behavior(steer.Path(points, radius=ROUTE_RADIUS, closed=True)),
+            demo.patrol_behavior(steer.Path(points, radius=ROUTE_RADIUS, closed=True)),
             max_speed=demo.LEADER_SPEED,
             max_force=300.0,
             radius=AGENT_RADIUS,
         )
         behind = place_along(points, size - 1, ROUTE_RADIUS / 2, rng, (-SQUAD_BEHIND, 0.0))
         squad, followers = sprites_at(behind)
-        behavior = squad_behavior(leader, squad)
+        behavior = demo.squad_behavior(leader, squad)
         for follower in followers:
             world.attach(
                 follower,
