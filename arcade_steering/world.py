@@ -543,6 +543,10 @@ class SteeringWorld:
     def draw_debug(self) -> None:
         """Draw every agent's velocity, steering force and what its components recorded.
 
+        Draws in world coordinates, like the sprites: with an ``arcade.Camera2D``, call it
+        inside ``camera.activate()`` with the sprites, so the overlay scrolls and zooms with
+        them. Line widths and dot sizes are world units too (they scale with the zoom).
+
         Needs an arcade window. Recording starts with the first call, so the overlay shows
         from the next update on.
         """
