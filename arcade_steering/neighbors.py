@@ -241,16 +241,30 @@ class _Grid:
 
     Cell ``(ix, iy)`` has key ``ix * ny + iy``. The occupied cells are framed by one empty
     cell on every side, so that the 3 x 3 cells around any agent exist and need no clipping.
+
+    With ``labels`` (``(n,)`` int >= 0), each label has a grid of its own: cell keys of label
+    ``g`` are offset by ``g * nx * ny``, so the cells around an agent in one label's grid hold
+    only that label's agents.
     """
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, lower: np.ndarray, cell_size: float) -> None:
+    def __init__(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        lower: np.ndarray,
+        cell_size: float,
+        labels: np.ndarray | None = None,
+    ) -> None:
         self.cell_size = cell_size
         self.cx = np.floor((x - lower[0]) / cell_size).astype(np.intp) + 1
         self.cy = np.floor((y - lower[1]) / cell_size).astype(np.intp) + 1
         self.nx = int(self.cx.max()) + 2
         self.ny = int(self.cy.max()) + 2
         keys = self.cx * self.ny + self.cy
-        n_cells = self.nx * self.ny
+        n_cells = self.cells_per_label = self.nx * self.ny
+        if labels is not None:
+            keys += labels * n_cells
+            n_cells *= int(labels.max()) + 1
         if n_cells <= _RADIX_CELLS:
             # numpy radix-sorts 16-bit keys: about 6x faster than sorting int64.
             self.order = keys.astype(np.uint16).argsort(kind="stable")
@@ -279,11 +293,14 @@ class _Grid:
             return self.starts.take(lo), self.starts.take(hi)
         return np.searchsorted(self.sorted_keys, lo), np.searchsorted(self.sorted_keys, hi)
 
-    def cell_ranges(self, rows: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    def cell_ranges(
+        self, rows: np.ndarray, reach: int, label: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Where, in sorted order, the agents around each asking agent lie.
 
         Each asking agent scans 2 reach + 1 columns of 2 reach + 1 cells; the cells of one
-        column have consecutive keys, so they are one slice of the sorted agents.
+        column have consecutive keys, so they are one slice of the sorted agents. With
+        ``label`` (``(q,)`` int), each scans the cells of that label's grid.
 
         Returns:
             (q, 2 reach + 1) int slice starts and (q, 2 reach + 1) int slice lengths.
@@ -291,13 +308,18 @@ class _Grid:
         cx = self.cx.take(rows)
         cy = self.cy.take(rows)
         if reach == 1:
-            lo = (cx * self.ny + cy - (self.ny + 1))[:, None] + np.array([0, self.ny, 2 * self.ny])
+            lo = cx * self.ny + cy - (self.ny + 1)
+            if label is not None:
+                lo += label * self.cells_per_label
+            lo = lo[:, None] + np.array([0, self.ny, 2 * self.ny])
             start, stop = self._slices(lo, lo + 3)
             stop -= start
             return start, stop
         columns = cx[:, None] + np.arange(-reach, reach + 1)
         inside = (columns >= 0) & (columns < self.nx)
         columns = np.where(inside, columns, 0) * self.ny
+        if label is not None:
+            columns += (label * self.cells_per_label)[:, None]
         lo = columns + np.maximum(cy - reach, 0)[:, None]
         hi = columns + np.minimum(cy + reach + 1, self.ny)[:, None]
         start, stop = self._slices(lo, hi)
@@ -399,6 +421,7 @@ class NeighborIndex:
         rows: np.ndarray | None,
         radius: float | np.ndarray,
         candidates: np.ndarray | None = None,
+        groups: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> NeighborPairs:
         """Find, for each asking agent, every other agent within its radius.
 
@@ -409,28 +432,39 @@ class NeighborIndex:
                 ``<= radius`` counts. ``inf`` finds every agent.
             candidates: (n,) bool, which agents may be neighbours (e.g. an ``among=`` sprite
                 list); None = all.
+            groups: ``(labels, asked)``: each agent's group ``(n,)`` int (-1 for none) and the
+                group each asking agent looks in ``(q,)`` int >= 0; an agent's neighbours are
+                then only the agents of the group it asks about. Where many groups share the
+                space (squads on one road), each group gets a grid of its own, so the other
+                groups' agents cost nothing.
 
         Returns:
             NeighborPairs with ``n_queries = q``.
 
         Raises:
-            TypeError: if rows is not an integer array or candidates not bool.
-            ValueError: on bad shapes, out-of-range rows, or a negative or NaN radius.
+            TypeError: if rows is not an integer array, candidates not bool, or the labels of
+                groups not integers.
+            ValueError: on bad shapes, out-of-range rows, a negative or NaN radius, or a
+                negative asked group.
         """
         n = len(self._positions)
         rows = self._check_rows(rows, n)
         q = len(rows)
         radius, largest = self._check_radius(radius, q)
         candidates = self._check_candidates(candidates, n)
+        labels, asked = self._check_groups(groups, n, q)
         if q == 0:
             return NeighborPairs.empty(0)
         limit = radius * radius
 
-        grid = self._grid_for(largest)
+        if labels is None:
+            grid = self._grid_for(largest)
+        else:
+            grid = self._grid_of_size(self._cell_for(largest), labels)
         reach = largest / grid.cell_size
         reach = reach + reach * 1e-12 + _CELL_MARGIN
         reach = max(1, math.ceil(min(reach, max(grid.nx, grid.ny))))
-        start, counts = grid.cell_ranges(rows, reach)
+        start, counts = grid.cell_ranges(rows, reach, asked)
         # Column by column: sum(axis=1) over a few columns is several times slower.
         per_row = counts[:, 0].copy()
         for column in range(1, counts.shape[1]):
@@ -728,18 +762,44 @@ class NeighborIndex:
             raise ValueError(f"rows must index agents 0..{n - 1}")
         return rows.astype(np.intp, copy=False)
 
-    def _grid_for(self, radius: float) -> _Grid:
-        """The grid whose cells suit a query whose largest radius is ``radius``."""
+    @staticmethod
+    def _check_groups(
+        groups: tuple[np.ndarray, np.ndarray] | None, n: int, q: int
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Labels ``(n,)`` with the unlabelled agents in a group of their own, nobody asks
+        about, and the asked groups ``(q,)``; both None without groups."""
+        if groups is None:
+            return None, None
+        labels, asked = (np.asarray(each) for each in groups)
+        if labels.dtype.kind not in "iu" or asked.dtype.kind not in "iu":
+            raise TypeError("groups must be integer arrays (labels, asked)")
+        if labels.shape != (n,) or asked.shape != (q,):
+            raise ValueError(f"groups must have shapes (n,) and (q,) with n={n}, q={q}")
+        if q and asked.min() < 0:
+            raise ValueError("groups: asked groups must be >= 0")
+        nobody = max(int(labels.max()) if n else 0, int(asked.max()) if q else 0) + 1
+        labels = np.where(labels >= 0, labels, nobody).astype(np.intp, copy=False)
+        return labels, asked.astype(np.intp, copy=False)
+
+    def _cell_for(self, radius: float) -> float:
+        """Cell size (px) for a query whose largest radius is ``radius``."""
         if self._cell_size is not None and radius <= self._cell_size:
             size = self._cell_size
         else:
             # No cell need exceed the agents' extent: one cell then holds everybody.
             size = min(radius, self._span)
-        return self._grid_of_size(size * _CELL_PAD)
+        return size * _CELL_PAD
 
-    def _grid_of_size(self, size: float) -> _Grid:
-        """The grid with cells of ``size`` px (at least the smallest safe size), cached."""
+    def _grid_for(self, radius: float) -> _Grid:
+        """The grid whose cells suit a query whose largest radius is ``radius``."""
+        return self._grid_of_size(self._cell_for(radius))
+
+    def _grid_of_size(self, size: float, labels: np.ndarray | None = None) -> _Grid:
+        """The grid with cells of ``size`` px (at least the smallest safe size); cached
+        unless ``labels`` gives each group a grid of its own."""
         size = float(max(size, self._min_cell))
+        if labels is not None:
+            return _Grid(self._x, self._y, self._lower, size, labels)
         grid = self._grids.get(size)
         if grid is None:
             grid = self._grids[size] = _Grid(self._x, self._y, self._lower, size)

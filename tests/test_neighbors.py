@@ -139,6 +139,41 @@ def test_subset_rows_per_row_radii_and_candidates_match_brute_force(make, table)
     assert_matches_brute(index, positions, rows, 12.0, candidates)
 
 
+def brute_group_pairs(positions, rows, radius, labels, asked):
+    """Brute-force pairs whose other agent is in the group its asker asks about."""
+    query, other, offset, distance = brute_pairs(positions, rows, radius)
+    keep = labels[other] == asked[query]
+    return query[keep], other[keep], offset[keep], distance[keep]
+
+
+@pytest.mark.parametrize("make", DATASETS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("cell_size", [None, 4.0])  # 4 px cells: radii span several cells
+def test_groups_match_brute_force_within_each_asked_group(make, cell_size, table):
+    rng = np.random.default_rng(12)
+    positions = make(rng)
+    n = len(positions)
+    labels = rng.integers(-1, 5, n)  # -1: in no group
+    rows = rng.integers(0, n, 150)
+    asked = rng.integers(0, 6, 150)  # group 5 has nobody
+    index = NeighborIndex(positions, cell_size)
+    for radius in (0.0, 12.0, rng.choice([0.0, 3.0, 10.0, 25.0, 80.0], size=150)):
+        pairs = index.query(rows, radius, groups=(labels, asked))
+        assert np.all(np.diff(pairs.query) >= 0), "pairs must be grouped by query"
+        got = canonical(pairs.query, pairs.other, pairs.offset, pairs.distance)
+        want = canonical(*brute_group_pairs(positions, rows, radius, labels, asked))
+        for got_part, want_part in zip(got, want, strict=True):
+            np.testing.assert_array_equal(got_part, want_part)
+
+
+def test_groups_keep_crowded_groups_apart():
+    # Two squads on one spot: each agent sees only its own squad.
+    positions = np.random.default_rng(13).uniform(0.0, 5.0, (40, 2))
+    labels = np.repeat([0, 1], 20)
+    pairs = NeighborIndex(positions).query(None, 10.0, groups=(labels, labels))
+    assert len(pairs) == 2 * 20 * 19
+    assert (labels[pairs.other] == labels[pairs.query]).all()
+
+
 @pytest.mark.parametrize("cell_size", [0.5, 10.0, 33.0, 500.0])
 def test_given_cell_size_any_radius(cell_size):
     rng = np.random.default_rng(3)
@@ -263,6 +298,13 @@ def test_bad_query_arguments_raise():
         index.query(None, 1.0, np.ones(4, dtype=int))
     with pytest.raises(ValueError, match="candidates"):
         index.query(None, 1.0, np.ones(3, dtype=bool))
+    labels = np.zeros(4, dtype=int)
+    with pytest.raises(TypeError, match="groups"):
+        index.query(None, 1.0, groups=(labels.astype(float), labels))
+    with pytest.raises(ValueError, match="groups"):
+        index.query(None, 1.0, groups=(labels[:3], labels))
+    with pytest.raises(ValueError, match="groups"):
+        index.query(np.array([0, 1]), 1.0, groups=(labels, np.array([0, -1])))
 
 
 # --------------------------------------------------------------------------- nearest
