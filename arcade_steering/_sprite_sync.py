@@ -78,21 +78,32 @@ class ListSlots:
     lists: list[Membership]
 
     @classmethod
-    def of(cls, sprites: Sequence[Any], previous: ListSlots | None = None) -> ListSlots:
+    def of(
+        cls,
+        sprites: Sequence[Any],
+        previous: ListSlots | None = None,
+        index_of_id: dict[int, int] | None = None,
+    ) -> ListSlots:
         """The places of ``sprites`` ``(n,)`` in their sprite lists.
 
         Args:
             sprites: The sprites.
             previous: The places found last update: their lists are tried first, and kept
                 when they hold every membership the sprites report.
+            index_of_id: Each sprite's index in ``sprites`` by its ``id``, if the caller keeps
+                one; else it is built when needed.
         """
         sprites = list(sprites)
-        index_of_id = functools.cache(
-            lambda: dict(zip(map(id, sprites), range(len(sprites)), strict=True))
+        ids: Callable[[], dict[int, int]] = functools.cache(
+            lambda: (
+                dict(zip(map(id, sprites), range(len(sprites)), strict=True))
+                if index_of_id is None
+                else index_of_id
+            )
         )
         known = [] if previous is None else _alive(each.sprite_list for each in previous.lists)
         if known:
-            lists = [_membership(each, sprites, index_of_id) for each in known]
+            lists = [_membership(each, sprites, ids) for each in known]
             found = sum(len(each.members) for each in lists)
             try:
                 memberships = sum(map(len, map(_get_sprite_lists, sprites)))
@@ -104,7 +115,7 @@ class ListSlots:
             sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
         except AttributeError:
             sprite_lists = set(chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites))
-        lists = [_membership(weakref.proxy(each), sprites, index_of_id) for each in sprite_lists]
+        lists = [_membership(weakref.proxy(each), sprites, ids) for each in sprite_lists]
         return cls(lists)
 
     def select(self, mask: np.ndarray) -> ListSlots:

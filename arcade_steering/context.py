@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._batches import BatchNode
+from ._motion import read_position
 from ._params import TargetParam, gathered_value
 from ._vec import lengths, put_rows
 from .neighbors import NeighborPairs
@@ -199,14 +200,22 @@ class SteeringContext:
         shared = self._frame.__dict__.setdefault("_neighbors_among", {})
         if key in shared:
             return shared[key]
-        masks = [world._among_mask(value) for value, _ in groups]
-        candidates = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
         rows = world._row_of_slot[self.slots]
         reach = float(radius) if radius.ndim == 0 else radius
-        pairs = world._neighbor_index().query(rows, reach, candidates)
-        if len(groups) > 1:
-            asked = _in_asked_group(pairs, masks, groups, len(self), len(world._rows))
-            pairs = pairs.select(asked)
+        index = world._neighbor_index()
+        labels = world._among_labels([value for value, _ in groups]) if len(groups) > 1 else None
+        if labels is not None:  # squads: every agent in one group at most
+            asked = np.empty(len(self), dtype=np.intp)
+            for label, (_, batch_rows) in enumerate(groups):
+                asked[batch_rows] = label
+            pairs = index.query(rows, reach, groups=(labels, asked))
+        else:
+            masks = [world._among_mask(value) for value, _ in groups]
+            union = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
+            pairs = index.query(rows, reach, union)
+            if len(groups) > 1:
+                agents = len(world._rows)
+                pairs = pairs.select(_in_asked_group(pairs, masks, groups, len(self), agents))
         shared[key] = pairs = replace(pairs, other=world._rows[pairs.other])
         return pairs
 
@@ -269,18 +278,42 @@ class TargetTable:
         self.moving = [(j, ref.source) for j, ref in enumerate(refs) if ref.moving]
         # A shared node: n rows (the batch's size, as param() and groups() count them).
         self.inverse = np.zeros(n, dtype=np.intp) if node.shared else inverse
+        self._split: tuple[np.ndarray, np.ndarray, list[tuple[int, Any]]] | None = None
 
     def positions(self, world: SteeringWorld) -> np.ndarray:
-        points = self.static.copy() if self.moving else self.static
-        for j, source in self.moving:
-            points[j] = world._position_of(source)
+        if not self.moving:
+            return self.static.take(self.inverse, axis=0)
+        points = self.static.copy()
+        targets, slots, others = self._agents(world)
+        points[targets] = world._position.take(slots, axis=0)
+        for j, source in others:
+            points[j] = read_position(source)
         return points.take(self.inverse, axis=0)
 
     def velocities(self, world: SteeringWorld) -> np.ndarray:
         velocities = np.zeros_like(self.static)
-        for j, source in self.moving:
-            velocities[j] = world._velocity_of(source)
+        if self.moving:
+            targets, slots, others = self._agents(world)
+            velocities[targets] = world._velocity.take(slots, axis=0)
+            for j, source in others:
+                velocities[j] = world._tracker.velocity(source)
         return velocities.take(self.inverse, axis=0)
+
+    def _agents(self, world: SteeringWorld) -> tuple[np.ndarray, np.ndarray, list[tuple[int, Any]]]:
+        """The moving targets that are the world's agents (``(k,)`` target numbers and their
+        slots), and the others. Looked up once: a table lives as long as its batch, and the
+        world regroups its batches whenever an agent is attached or detached."""
+        if self._split is None:
+            targets, slots, others = [], [], []
+            for j, source in self.moving:
+                slot = world._slot_of.get(id(source))
+                if slot is not None and world._sprite[slot]() is source:
+                    targets.append(j)
+                    slots.append(slot)
+                else:
+                    others.append((j, source))
+            self._split = (np.array(targets, dtype=np.intp), np.array(slots, dtype=np.intp), others)
+        return self._split
 
 
 def _in_asked_group(
@@ -290,7 +323,8 @@ def _in_asked_group(
     n: int,
     agents: int,
 ) -> np.ndarray:
-    """Which pairs have their ``other`` among the group their asking agent names.
+    """Which pairs have their ``other`` among the group their asking agent names (for
+    groups that overlap, or include "every agent").
 
     Args:
         pairs: Pairs over the whole index (``other`` = row in the index).
@@ -302,19 +336,11 @@ def _in_asked_group(
     asked = np.empty(n, dtype=np.intp)
     for index, (_, rows) in enumerate(groups):
         asked[rows] = index
-    asked = asked.take(pairs.query)
-    if all(mask is not None for mask in masks):
-        # Squads: each agent in one group at most, so one label per agent answers it.
-        label = np.full(agents, -1, dtype=np.intp)
-        for index, mask in enumerate(masks):
-            label[mask] = index
-        if sum(int(np.count_nonzero(mask)) for mask in masks) == np.count_nonzero(label >= 0):
-            return label.take(pairs.other) == asked
     table = np.ones((len(groups), agents), dtype=bool)
     for index, mask in enumerate(masks):
         if mask is not None:
             table[index] = mask
-    return table[asked, pairs.other]
+    return table[asked.take(pairs.query), pairs.other]
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 import weakref
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from typing import Any
 
 import numpy as np
@@ -140,6 +140,8 @@ class SteeringWorld:
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
         self._list_slots: ListSlots | None = None
+        #: Each agent's row by its sprite's ``id``; None until needed after agents change.
+        self._row_of_id: dict[int, int] | None = None
         self._bind_arrays()
 
     # -- agents -----------------------------------------------------------------------------
@@ -340,7 +342,11 @@ class SteeringWorld:
         rows = self._rows
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = _deref(self._refs)
-        list_slots = self._list_slots = ListSlots.of(sprites, self._list_slots)
+        if self._row_of_id is None:
+            ids = map(self._sprite_id.__getitem__, self._order)
+            self._row_of_id = dict(zip(ids, range(len(self._order)), strict=True))
+        list_slots = ListSlots.of(sprites, self._list_slots, self._row_of_id)
+        self._list_slots = list_slots
         pulled = self._pull_sprites(rows, sprites, list_slots)
         driven = None if self._physics is None else self._pull_bodies(rows, sprites)
         self._tracker.sample(dt)
@@ -508,6 +514,25 @@ class SteeringWorld:
             self._neighbors = NeighborIndex(self._position[self._rows])
         return self._neighbors
 
+    def _among_labels(self, groups: list[Any]) -> np.ndarray | None:
+        """Each agent's group ``(n,)`` among ``groups`` (positions in the neighbour index;
+        -1 for none), read in one pass; None if a group is None (every agent) or an agent is
+        in two of them."""
+        if any(group is None for group in groups):
+            return None
+        members = [list(group) for group in groups]
+        sizes = [len(each) for each in members]
+        flat = map(id, chain.from_iterable(members))
+        slots = np.fromiter(map(self._slot_of.get, flat, repeat(-1)), np.intp, sum(sizes))
+        label = np.repeat(np.arange(len(groups)), sizes)
+        attached = slots >= 0
+        rows = self._row_of_slot.take(slots[attached])
+        labels = np.full(len(self._rows), -1, dtype=np.intp)
+        labels[rows] = label[attached]
+        if np.count_nonzero(labels >= 0) != len(rows):
+            return None
+        return labels
+
     def _among_mask(self, among: Any) -> np.ndarray | None:
         """Which agents (positions in the neighbour index) belong to ``among``; None for all.
 
@@ -523,20 +548,6 @@ class SteeringWorld:
             mask[self._row_of_slot[slots]] = True
             hit = self._among[id(among)] = (among, mask)
         return hit[1]
-
-    # -- targets ----------------------------------------------------------------------------
-
-    def _position_of(self, source: Any) -> Any:
-        slot = self._slot_of.get(id(source))
-        if slot is not None and self._sprite[slot]() is source:
-            return self._position[slot]
-        return read_position(source)
-
-    def _velocity_of(self, source: Any) -> np.ndarray:
-        slot = self._slot_of.get(id(source))
-        if slot is not None and self._sprite[slot]() is source:
-            return self._velocity[slot]
-        return self._tracker.velocity(source)
 
     # -- debug ------------------------------------------------------------------------------
 
@@ -598,6 +609,7 @@ class SteeringWorld:
     def _agents_changed(self) -> None:
         self._neighbors = None
         self._refs = [self._sprite[slot] for slot in self._order]
+        self._row_of_id = None
         self._rows = np.array(self._order, dtype=np.intp)
         self._row_of_slot = np.zeros(self._slots.capacity, dtype=np.intp)
         self._row_of_slot[self._rows] = np.arange(len(self._rows))

@@ -95,3 +95,41 @@ def test_each_agent_sees_only_its_own_squad() -> None:
 def test_squads_sharing_members_or_asking_everyone_see_the_right_neighbours() -> None:
     _seen_by_sprite(lambda index, squads: None if index % 4 == 0 else squads[index % 3], True)
     _seen_by_sprite(lambda index, squads: squads[index % 3], overlapping=True)
+
+
+class _TargetProbe(steer.Seek):
+    """Records what its agent sees of its target."""
+
+    seen: ClassVar[list[tuple[tuple[float, float], tuple[float, float]]]] = []
+
+    def steer(self, ctx):
+        position, velocity = ctx.target()[0], ctx.target_velocity()[0]
+        _TargetProbe.seen.append((tuple(position.tolist()), tuple(velocity.tolist())))
+        return np.zeros((len(ctx), 2))
+
+
+def test_a_target_attached_and_detached_later_is_read_from_where_it_now_lives() -> None:
+    world = steer.SteeringWorld(seed=0, max_step=1.0)
+    quarry, hunter = StubSprite(0.0, 0.0), StubSprite(-100.0, 0.0)
+    world.attach(hunter, _TargetProbe(quarry))
+    _TargetProbe.seen = []
+
+    def seen_after_update() -> tuple[tuple[float, float], tuple[float, float]]:
+        world.update(0.5)
+        return _TargetProbe.seen[-1]
+
+    quarry.position = (10.0, 0.0)  # the game moves it: 20 px/s, as the world estimates
+    seen_after_update()
+    quarry.position = (20.0, 0.0)
+    assert seen_after_update() == ((20.0, 0.0), (20.0, 0.0))
+
+    agent = world.attach(quarry, steer.Seek((1000.0, 0.0)), max_speed=50.0, max_force=1e4)
+    world.update(0.5)  # the quarry gets going
+    expected = (tuple(agent.position), tuple(agent.velocity))
+    assert seen_after_update() == expected  # the world's own state, not an estimate
+
+    world.detach(quarry)
+    quarry.position = (quarry.position[0] + 30.0, 0.0)
+    seen_after_update()
+    quarry.position = (quarry.position[0] + 30.0, 0.0)
+    assert seen_after_update() == ((quarry.position[0], 0.0), (60.0, 0.0))
