@@ -103,7 +103,7 @@ class ListSlots:
         )
         known = [] if previous is None else _alive(each.sprite_list for each in previous.lists)
         if known:
-            lists = [_membership(each, sprites, ids) for each in known]
+            lists = _memberships(known, sprites, ids)
             found = sum(len(each.members) for each in lists)
             try:
                 memberships = sum(map(len, map(_get_sprite_lists, sprites)))
@@ -115,7 +115,7 @@ class ListSlots:
             sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
         except AttributeError:
             sprite_lists = set(chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites))
-        lists = [_membership(weakref.proxy(each), sprites, ids) for each in sprite_lists]
+        lists = _memberships([weakref.proxy(each) for each in sprite_lists], sprites, ids)
         return cls(lists)
 
     def select(self, mask: np.ndarray) -> ListSlots:
@@ -134,12 +134,19 @@ class ListSlots:
         True for a sprite whose list buffer holds another position, and for one in no list.
         Any list holding a sprite will do: every position setter writes all of them.
         """
-        expected = _pairs(written.astype(np.float32))
         moved = np.ones(len(written), dtype=bool)  # until a buffer shows otherwise
-        for each in self.lists:
-            held = _pairs(_buffer(each.sprite_list)).take(each.slots)
-            moved[each.members] = held != expected.take(each.members)
+        if not self.lists:
+            return moved
+        held = [_pairs(_buffer(each.sprite_list)).take(each.slots) for each in self.lists]
+        members = self._all_members
+        expected = _pairs(written.astype(np.float32)).take(members)
+        moved[members] = np.concatenate(held) != expected
         return moved
+
+    @functools.cached_property
+    def _all_members(self) -> np.ndarray:
+        """Every list's members, one list after the other."""
+        return np.concatenate([each.members for each in self.lists])
 
 
 def read_positions(sprites: Sequence[Any], fast: np.ndarray | None = None) -> np.ndarray:
@@ -219,14 +226,19 @@ def _write_sprite_lists(
     """Write every sprite list's GPU-side buffer; return which sprites need a hash update."""
     hashed = np.zeros(len(bulk), dtype=bool)
     pairs = _pairs(positions.astype(np.float32))
+    every = bool(moves.all() and turns.all())  # the usual case: no masks to apply
     for each in list_slots.lists:
         sprite_list, members, slots = each.sprite_list, each.members, each.slots
         if sprite_list.spatial_hash is not None:
             hashed[members[bulk.take(members)]] = True
         buffer = _buffer(sprite_list)
-        moved, turned = moves.take(members), turns.take(members)
-        _pairs(buffer)[slots[moved]] = pairs.take(members[moved])
-        buffer[slots[turned], 3] = angles.take(members[turned])
+        if every:
+            _pairs(buffer)[slots] = pairs.take(members)
+            buffer[slots, 3] = angles.take(members)
+        else:
+            moved, turned = moves.take(members), turns.take(members)
+            _pairs(buffer)[slots[moved]] = pairs.take(members[moved])
+            buffer[slots[turned], 3] = angles.take(members[turned])
         sprite_list._sprite_pos_angle_changed = True
     return hashed
 
@@ -241,21 +253,40 @@ def _pairs(xy: np.ndarray) -> np.ndarray:
     return xy.view(np.complex64)[:, 0]
 
 
-def _membership(
-    sprite_list: Any, sprites: list[Any], index_of_id: Callable[[], dict[int, int]]
-) -> Membership:
-    """Which of ``sprites`` ``sprite_list`` holds: looked up from the list's side when it is
-    much shorter (a squad's list among many agents), else from the sprites' side."""
-    table = sprite_list.sprite_slot
-    if 2 * len(table) <= len(sprites):
-        found = map(index_of_id().get, map(id, table), repeat(-1))
-        members = np.fromiter(found, np.intp, len(table))
-        slots = np.fromiter(table.values(), np.intp, len(table))
-        keep = members >= 0
-        return Membership(sprite_list, members[keep], slots[keep])
-    slots = np.fromiter(map(table.get, sprites, repeat(-1)), np.intp, len(sprites))
-    members = np.flatnonzero(slots >= 0)
-    return Membership(sprite_list, members, slots.take(members))
+def _memberships(
+    sprite_lists: list[Any], sprites: list[Any], index_of_id: Callable[[], dict[int, int]]
+) -> list[Membership]:
+    """Which of ``sprites`` each sprite list holds.
+
+    A list much shorter than the sprites (a squad's among many agents) is looked up from its
+    own side, all such lists in one pass; a longer one from the sprites' side.
+    """
+    n = len(sprites)
+    found: dict[int, Membership] = {}
+    short = [index for index, each in enumerate(sprite_lists) if 2 * len(each.sprite_slot) <= n]
+    if short:
+        tables = [sprite_lists[index].sprite_slot for index in short]
+        sizes = list(map(len, tables))
+        total = sum(sizes)
+        held = map(index_of_id().get, map(id, chain.from_iterable(tables)), repeat(-1))
+        members = np.fromiter(held, np.intp, total)
+        slots = np.fromiter(chain.from_iterable(map(dict.values, tables)), np.intp, total)
+        every = bool((members >= 0).all())
+        stop = 0
+        for index, size in zip(short, sizes, strict=True):
+            start, stop = stop, stop + size
+            own, at = members[start:stop], slots[start:stop]
+            if not every:
+                keep = own >= 0
+                own, at = own[keep], at[keep]
+            found[index] = Membership(sprite_lists[index], own, at)
+    for index, sprite_list in enumerate(sprite_lists):
+        if index not in found:
+            table = sprite_list.sprite_slot
+            slots = np.fromiter(map(table.get, sprites, repeat(-1)), np.intp, n)
+            members = np.flatnonzero(slots >= 0)
+            found[index] = Membership(sprite_list, members, slots.take(members))
+    return [found[index] for index in range(len(sprite_lists))]
 
 
 def _alive(proxies: Any) -> list[Any]:
