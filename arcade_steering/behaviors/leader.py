@@ -121,8 +121,9 @@ def leader_headings(ctx: SteeringContext, name: str = "leader") -> tuple[np.ndar
     velocity = ctx.target_velocity(name)
     speed = lengths(velocity)
     moving = speed > LEADER_MIN_SPEED
-    heading = ctx.state(f"{name}_heading", shape=(2,))
-    heading[moving] = divide_rows(velocity[moving], speed[moving])
+    # Whole rows and a where(): masked gathers and scatters of (n, 2) rows cost more.
+    fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
+    heading = where_rows(moving, fresh, ctx.state(f"{name}_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
     if unknown.any():
         world = ctx.world
@@ -187,9 +188,10 @@ class FollowLeader(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         leader = ctx.target("leader")
         heading, known = leader_headings(ctx)
-        # Heading unknown: "behind" is the follower's own side, so it holds its distance.
-        toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
-        heading = where_rows(known, heading, toward)
+        if not known.all():
+            # Heading unknown: "behind" is the follower's own side, so it holds its distance.
+            toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
+            heading = where_rows(known, heading, toward)
         distance = ctx.param("distance")
         behind = leader - scale_rows(heading, distance)
         if ctx.debug is not None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._params import FloatParam
-from .._vec import lengths, normalize, perpendicular, put_rows, scale_rows
+from .._vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SIGHT_COLOR
@@ -42,11 +42,11 @@ def in_sight(
         ``inside`` ``(n,)`` bool, and ``depth`` ``(n,)`` in [0, 1]: 0 on the cone's border,
         1 on its axis at the apex. A point on the leader counts as inside, at depth 1.
     """
+    # In the leader's frame (x along its heading): one complex product.
+    local = as_complex(offset) * as_complex(heading).conj()
     distance = lengths(offset)
-    along = np.einsum("ij,ij->i", offset, heading)
-    across = np.abs(np.einsum("ij,ij->i", offset, perpendicular(heading)))
-    angle = np.arctan2(across, along)
-    sees = heading.any(axis=1)
+    angle = np.arctan2(np.abs(local.imag), local.real)
+    sees = as_complex(heading) != 0.0
     inside = sees & (distance <= length) & ((angle <= half_angle) | (distance == 0.0))
     depth = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
     depth[distance == 0.0] = 1.0
