@@ -15,6 +15,7 @@ from . import geometry
 from ._angles import FACINGS, arcade_angle
 from ._batches import Batch, group_into_batches
 from ._motion import MotionTracker, read_position
+from ._physics import check_engine, driven_bodies, read_velocities, write_bodies
 from ._sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
 from ._storage import SlotArrays, StateStore
 from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
@@ -25,7 +26,6 @@ from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .neighbors import NeighborIndex
-from .physics import check_engine, driven_bodies, read_velocities, write_bodies
 from .solid import keep_out
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
