@@ -138,8 +138,13 @@ class GameView(arcade.View):
 
     # -- rules ------------------------------------------------------------------------------
 
+    @property
+    def running(self) -> bool:
+        """Whether updates move the game on: not paused, and the round not over."""
+        return not self.paused and self.state not in ("caught", "won")
+
     def on_update(self, delta_time: float) -> None:
-        if self.paused or self.state in ("caught", "won"):
+        if not self.running:
             return
         start = time.perf_counter()
         self.scene.world.update(delta_time)

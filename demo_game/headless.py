@@ -26,8 +26,10 @@ def run_headless(args: Namespace) -> dict:
     steering_ms = []
     for frame in range(args.frames):
         before = metrics.positions(view.scene)
+        running = view.running
         view.on_update(DT)
-        steering_ms.append(view.steering_ms)
+        if running:  # a round that is over keeps its last figure: don't count it again
+            steering_ms.append(view.steering_ms)
         metrics.record(view.scene, before)
         if args.debug or frame == args.frames - 1:
             view.on_draw()  # the overlay records from the update after its first draw

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import arcade
 import pytest
@@ -139,3 +140,28 @@ def test_collecting_every_flag_wins(view: GameView) -> None:
         _run(view, 1)
     assert view.score == 8
     assert view.state == "won"
+
+
+def test_headless_mean_counts_only_the_updates_that_ran(monkeypatch) -> None:
+    from argparse import Namespace
+
+    from demo_game import headless
+
+    class RoundOverAfterThree(GameView):
+        """Ends the round after three updates, remembering each one's steering time."""
+
+        ran: ClassVar[list[float]] = []
+
+        def on_update(self, delta_time: float) -> None:
+            running = self.running
+            super().on_update(delta_time)
+            if running:
+                RoundOverAfterThree.ran.append(self.steering_ms)
+            if len(RoundOverAfterThree.ran) == 3:
+                self.state = "won"
+
+    monkeypatch.setattr(headless, "GameView", RoundOverAfterThree)
+    args = Namespace(frames=12, seed=0, followers=3, debug=False, screenshot=None)
+    summary = headless.run_headless(args)
+    assert len(RoundOverAfterThree.ran) == 3
+    assert summary["steering_ms_mean"] == round(sum(RoundOverAfterThree.ran) / 3, 4)
