@@ -183,7 +183,7 @@ def write_sprites(
         list_slots: The sprites' places in their sprite lists, if already known.
     """
     sprites = list(sprites)
-    values = list(zip(positions[:, 0].tolist(), positions[:, 1].tolist(), strict=True))
+    values = list(zip(*positions.T.tolist(), strict=True))  # tuples, as arcade keeps them
     for index in np.flatnonzero(~fast_position).tolist():
         sprites[index].position = values[index]
     for index in np.flatnonzero(turn & ~fast_angle).tolist():

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from arcade_steering._sprite_sync import (
+    ListSlots,
     fast_setters,
     read_positions,
     write_sprites,
@@ -143,6 +144,53 @@ def test_one_pass_with_some_sprites_turning_equals_public_setters() -> None:
         if turn[index]:
             sprite.angle = float(angles[index])
     assert _state(batched_list) == _state(public_list)
+
+
+class _OwnSetter(arcade.SpriteSolidColor):
+    """A sprite whose position setter is its own: written through it, never in bulk."""
+
+    @arcade.SpriteSolidColor.position.setter
+    def position(self, value) -> None:
+        arcade.SpriteSolidColor.position.fset(self, value)
+
+
+def _squads(own_setters: set[int]) -> tuple[list[arcade.SpriteList], list]:
+    """Nine sprites in four lists: three squads and one list of every other sprite; the
+    sprites at ``own_setters`` have their own position setter."""
+    sprites = [
+        (_OwnSetter if i in own_setters else arcade.SpriteSolidColor)(10, 6, i * 3.0, i * 2.0)
+        for i in range(9)
+    ]
+    squads = [arcade.SpriteList() for _ in range(3)]
+    for index, sprite in enumerate(sprites):
+        squads[index // 3].append(sprite)
+    every_other = arcade.SpriteList()
+    every_other.extend(sprites[::2])
+    return [*squads, every_other], sprites
+
+
+def test_many_lists_with_some_sprites_turning_or_own_setters_equal_public_setters() -> None:
+    rng = np.random.default_rng(2)
+    positions = rng.uniform(-300, 300, (9, 2))
+    angles = rng.uniform(-180, 180, 9)
+    turn = rng.random(9) < 0.5
+    batched_lists, batched = _squads({1, 5})
+    public_lists, public = _squads({1, 5})
+    write_sprites(
+        batched,
+        positions,
+        _fast(np.array(batched), 0),
+        angles,
+        turn,
+        _fast(np.array(batched), 1),
+        ListSlots.of(batched),
+    )
+    for index, sprite in enumerate(public):
+        sprite.position = tuple(positions[index])
+        if turn[index]:
+            sprite.angle = float(angles[index])
+    for batched_list, public_list in zip(batched_lists, public_lists, strict=True):
+        assert _state(batched_list) == _state(public_list)
 
 
 # -- a game's moves between updates are read, however the sprite is held ------------------------
