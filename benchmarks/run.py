@@ -12,6 +12,7 @@ Usage::
     python benchmarks/run.py                 # full run, checks the budgets
     python benchmarks/run.py --quick         # smoke run with tiny N (CI; no pyrvo needed)
     python benchmarks/run.py --json out.json --only arrive-own
+    python benchmarks/run.py --rounds 3      # each scenario three times, its quietest round kept
 """
 
 from __future__ import annotations
@@ -86,28 +87,61 @@ def run_scenario(scenario: Scenario, count: int, quick: bool) -> dict:
     return {"scenario": scenario.name, "agents": count, **fields}
 
 
+def quietest(rows: list[dict]) -> dict:
+    """Of one scenario's rows from several rounds, the one from its quietest round.
+
+    A shared machine only ever slows a run down (other jobs, a throttled host), so the round
+    with the lowest median, ours plus the peer's where there is one (the crossing's ratio stays
+    within one round), is the best estimate of the speed of the code. The row keeps every
+    round's median as ``round_medians_ms``.
+    """
+    best = min(rows, key=lambda row: row["median_ms"] + row.get("peer_median_ms", 0.0))
+    if len(rows) == 1:
+        return best
+    return {**best, "round_medians_ms": [row["median_ms"] for row in rows]}
+
+
+def print_row(row: dict) -> None:
+    others = "  ".join(f"{key}={value}" for key, value in row.items() if key not in COLUMNS)
+    print(
+        f"{row['scenario']:<16}{row['agents']:>8}{row['median_ms']:>12.3f}{row['p95_ms']:>10.3f}"
+        + (f"  {others}" if others else ""),
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON")
     parser.add_argument("--quick", action="store_true", help="smoke run with tiny N, no budgets")
     parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run every scenario this many times, interleaved, and keep each one's quietest "
+        "round (1)",
+    )
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
 
-    results = []
-    print(f"{'scenario':<16}{'agents':>8}{'median ms':>12}{'p95 ms':>10}")
-    for scenario in all_scenarios():
-        if args.only and scenario.name not in args.only:
-            continue
-        sizes = (20,) if args.quick else scenario.sizes
-        for count in sizes:
-            row = run_scenario(scenario, count, args.quick)
-            results.append(row)
-            others = "  ".join(f"{key}={value}" for key, value in row.items() if key not in COLUMNS)
-            print(
-                f"{row['scenario']:<16}{count:>8}{row['median_ms']:>12.3f}{row['p95_ms']:>10.3f}"
-                + (f"  {others}" if others else ""),
-                flush=True,
-            )
+    rounds: dict[tuple[str, int], list[dict]] = {}
+    header = f"{'scenario':<16}{'agents':>8}{'median ms':>12}{'p95 ms':>10}"
+    for round_number in range(1, args.rounds + 1):
+        print(header if args.rounds == 1 else f"round {round_number} of {args.rounds}\n{header}")
+        for scenario in all_scenarios():
+            if args.only and scenario.name not in args.only:
+                continue
+            for count in (20,) if args.quick else scenario.sizes:
+                row = run_scenario(scenario, count, args.quick)
+                rounds.setdefault((scenario.name, count), []).append(row)
+                print_row(row)
+    results = [quietest(rows) for rows in rounds.values()]
+    if args.rounds > 1:
+        print(f"quietest of {args.rounds} rounds\n{header}")
+        for row in results:
+            print_row(row)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump({"results": results}, file, indent=2)
