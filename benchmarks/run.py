@@ -95,7 +95,7 @@ def quietest(rows: list[dict]) -> dict:
     within one round), is the best estimate of the speed of the code. The row keeps every
     round's median as ``round_medians_ms``.
     """
-    best = min(rows, key=lambda row: row["median_ms"] + row.get("peer_median_ms", 0.0))
+    best = min(rows, key=lambda row: row["median_ms"] + (row.get("peer_median_ms") or 0.0))
     if len(rows) == 1:
         return best
     return {**best, "round_medians_ms": [row["median_ms"] for row in rows]}
