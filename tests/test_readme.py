@@ -10,6 +10,8 @@ from typing import Any
 import arcade
 import pytest
 
+import arcade_steering as steer
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCKS = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
 
@@ -55,3 +57,28 @@ def test_the_ship_of_the_example_swerves_round_the_mine_and_stops_at_the_dock(wi
 
 def test_the_component_test_of_the_readme_passes() -> None:
     _run("def test_drift_pushes_east")["test_drift_pushes_east"]()
+
+
+def test_the_leader_of_the_squad_example_laps_its_route_and_the_squad_keeps_up() -> None:
+    leader = arcade.SpriteSolidColor(16, 16, 200, 150)
+    squad = arcade.SpriteList()
+    for index in range(6):
+        squad.append(
+            arcade.SpriteSolidColor(12, 12, 150 - 20 * (index % 3), 130 + 20 * (index // 3))
+        )
+    # The block goes on from the README's imports, with the sprites a game would have.
+    namespace = {"steer": steer, "leader": leader, "squad": squad}
+    (code,) = [block for block in BLOCKS if "squad_behavior" in block]
+    exec(compile(code, "README.md", "exec"), namespace)
+    corners = [(200, 150), (1080, 150), (1080, 580), (200, 580)]
+    visits: list[int] = []
+    farthest = 0.0
+    for step in range(60 * 60):
+        namespace["world"].update(1 / 60)
+        for index, corner in enumerate(corners):
+            if math.dist(leader.position, corner) < 40 and visits[-1:] != [index]:
+                visits.append(index)
+        if step >= 10 * 60:  # settled
+            farthest = max(farthest, *(math.dist(s.position, leader.position) for s in squad))
+    assert visits[:5] == [0, 1, 2, 3, 0]  # a whole lap, corner by corner
+    assert farthest < 150.0
