@@ -102,6 +102,7 @@ def quietest(rows: list[dict]) -> dict:
 
 
 def print_row(row: dict) -> None:
+    """One result row as a line of the table, its extra fields after the timing columns."""
     others = "  ".join(f"{key}={value}" for key, value in row.items() if key not in COLUMNS)
     print(
         f"{row['scenario']:<16}{row['agents']:>8}{row['median_ms']:>12.3f}{row['p95_ms']:>10.3f}"
