@@ -294,6 +294,45 @@ def test_head_on_meeting_with_an_obstacle_does_not_deadlock(solid: bool) -> None
     assert math.dist(sprite.position, (0, 300)) < 5.0
 
 
+def _pass_an_obstacle(braking: float, dt: float = DT) -> tuple[float, float]:
+    """A boat at 120 px/s seeks past a round obstacle right on its lane: seconds until it is
+    past, and its lowest speed alongside."""
+    world = steer.SteeringWorld(seed=0)
+    world.add_obstacle((320, 200), 40)
+    boat = StubSprite(0, 200)
+    behavior = steer.PriorityBlend(steer.AvoidObstacles(braking=braking), steer.Seek((800, 200)))
+    agent = world.attach(boat, behavior, max_speed=120, max_force=400, solid=False)
+    slowest = math.inf
+    for step in range(1, round(12 / dt) + 1):
+        world.update(dt)
+        if 200 < boat.center_x < 380:
+            slowest = min(slowest, agent.speed)
+        if boat.center_x > 420:
+            return step * dt, slowest
+    return math.inf, slowest
+
+
+def test_braking_gives_up_a_share_of_the_speed_not_nearly_all_of_it() -> None:
+    # Braking used to take its share of the speed the agent had at each step, so it
+    # compounded nearly to a stop (16 px/s alongside, 1.4x as long to get past).
+    free, _ = _pass_an_obstacle(braking=0.0)
+    braked, slowest = _pass_an_obstacle(braking=0.5)
+    assert braked < 1.3 * free
+    assert slowest > 0.25 * 120
+
+
+def test_full_braking_still_gets_round() -> None:
+    seconds, slowest = _pass_an_obstacle(braking=1.0)  # it stopped dead in front before
+    assert seconds < 6.0
+    assert slowest >= 0.25 * 120 * 0.9  # a quarter of max_speed, less the turn's dip
+
+
+def test_braking_round_an_obstacle_does_not_depend_on_the_frame_rate() -> None:
+    slow, _ = _pass_an_obstacle(braking=0.5, dt=1 / 30)
+    fast, _ = _pass_an_obstacle(braking=0.5, dt=1 / 144)
+    assert abs(slow - fast) < 0.25
+
+
 def test_the_side_chosen_round_an_obstacle_is_kept() -> None:
     """Dead ahead, the agent picks a side and keeps it while that obstacle is the threat."""
     world = steer.SteeringWorld(seed=0)

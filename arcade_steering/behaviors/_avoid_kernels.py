@@ -201,6 +201,7 @@ def pass_velocity(
     distance_ratio: np.ndarray,
     cruise: np.ndarray,
     braking: np.ndarray,
+    slowest: np.ndarray,
 ) -> np.ndarray:
     """Velocities (complex ``(k,)``, in each agent's frame) that pass an obstacle on ``side``.
 
@@ -209,7 +210,7 @@ def pass_velocity(
     to straight away where the agent touches the obstacle (centres ``touch`` apart). ``side``
     +1 passes with the obstacle on the right (turning left), -1 on the left. The speed is
     ``cruise`` less ``braking`` of it as the contact ahead (``distance_ratio`` of the box's
-    length away) comes close.
+    length away) comes close, and never below ``slowest`` (px/s), so that it gets round.
     """
     distance = np.abs(local)
     size = distance
@@ -228,5 +229,5 @@ def pass_velocity(
         angle = 0.5 * np.pi * np.minimum(beyond, 1.0)
         turn[inside] = -np.sin(angle) + 1j * (side[inside] * np.cos(angle))
     closeness = 1.0 - np.minimum(np.maximum(distance_ratio, 0.0), 1.0)
-    speed = cruise * (1.0 - braking * closeness)
+    speed = np.maximum(cruise * (1.0 - braking * closeness), slowest)
     return local / size * turn * speed

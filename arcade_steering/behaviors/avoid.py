@@ -162,8 +162,9 @@ class AvoidObstacles(SteeringComponent):
             stopping distance from ``max_speed`` at ``max_force / mass`` plus the radius.
         min_length: Box length (px) of an agent standing still.
         buffer: Clearance (px) kept between the agent's circle and an obstacle.
-        braking: Fraction of its speed the agent gives up when about to touch the threat,
-            0 to 1; less the farther it is.
+        braking: Fraction of the speed it met the threat with that the agent gives up when
+            about to touch it, 0 to 1; less the farther it is. Never below a quarter of
+            ``max_speed``, so that even ``braking=1`` gets round.
     """
 
     batch_instances = True
@@ -223,12 +224,21 @@ class AvoidObstacles(SteeringComponent):
         # Pass on the side away from the centre, or keep the side taken for this obstacle.
         side = np.where(local[pair].imag > 0.0, -1.0, 1.0)
         kept = ctx.state("side", fill=0.0)[agents]
-        same = (previous[agents] == chosen[agents]) & (kept != 0.0)
+        same_threat = previous[agents] == chosen[agents]
+        same = same_threat & (kept != 0.0)
         side[same] = kept[same]
         sides = np.zeros(n)
         sides[agents] = side
+        # Braking gives up a share of the speed the agent met this threat with: a share of the
+        # speed it has now would compound, step after step, almost to a stop.
+        slowest = MIN_CRUISE * ctx.max_speed[agents]
+        met = ctx.state("cruise", fill=np.nan)[agents]
+        cruise = np.where(same_threat & ~np.isnan(met), met, np.maximum(speed[agents], slowest))
+        cruises = np.full(n, np.nan)
+        cruises[agents] = cruise
         ctx.set_state("shape", chosen)
         ctx.set_state("side", sides)
+        ctx.set_state("cruise", cruises)
 
         desired = pass_velocity(
             local[pair],
@@ -236,8 +246,9 @@ class AvoidObstacles(SteeringComponent):
             size[pair] + radius[agents],
             side,
             best / length[agents],
-            np.maximum(speed[agents], MIN_CRUISE * ctx.max_speed[agents]),
+            cruise,
             ctx.param("braking")[agents],
+            slowest,
         )
         desired *= heading[agents]
         as_complex(force)[agents] = (desired - velocity[agents]) / ctx.response_time[agents]
@@ -248,8 +259,8 @@ class AvoidObstacles(SteeringComponent):
         return force
 
 
-#: Fraction of ``max_speed`` an agent steering round an obstacle keeps at least: a slow
-#: agent would otherwise brake to a stop in front of it and never get round.
+#: Fraction of ``max_speed`` an agent steering round an obstacle keeps at least, however much
+#: it brakes: a slow agent would otherwise stop in front of it and never get round.
 MIN_CRUISE = 0.25
 
 
