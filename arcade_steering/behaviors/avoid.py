@@ -161,7 +161,8 @@ class AvoidObstacles(SteeringComponent):
         length: Look-ahead (px) at ``max_speed``, beyond ``min_length``; None for the
             stopping distance from ``max_speed`` at ``max_force / mass`` plus the radius.
         min_length: Box length (px) of an agent standing still.
-        buffer: Clearance (px) kept between the agent's circle and an obstacle.
+        buffer: Clearance (px) the agent aims to keep between its circle and an obstacle
+            (it steers for the tangent of the obstacle grown by its radius and this much).
         braking: Fraction of the speed it met the threat with that the agent gives up when
             about to touch it, 0 to 1; less the farther it is. Never below a quarter of
             ``max_speed``, so that even ``braking=1`` gets round.

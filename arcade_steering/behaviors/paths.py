@@ -66,8 +66,9 @@ class FollowPath(SteeringComponent):
     the path, so followers keep tracking it. Agents with their own FollowPath instances, even on
     different paths, share one batch and are computed together.
 
-    Predicting and looking ahead cut corners by about ``speed * (prediction + look_ahead) / 2``
-    at a right angle: on a narrow path (one tile wide, from A*) shorten both, or slow down.
+    Predicting and looking ahead cut a right-angled corner by up to about
+    ``speed * (prediction + look_ahead) / 4`` (less with a small ``max_force``): on a narrow
+    path (one tile wide, from A*) shorten both, or slow down.
 
     Args:
         path: The :class:`~arcade_steering.Path` to follow (may be shared by many agents).

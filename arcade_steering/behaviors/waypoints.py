@@ -140,8 +140,8 @@ class FollowWaypoints(SteeringComponent):
     share one FollowWaypoints; agents with their own instances and lists share a batch too
     (but not agents with different modes). Modes: ``"loop"`` goes back to the first after
     the last, ``"pingpong"`` walks the list back and forth, ``"once"`` arrives at the last
-    waypoint and stops there. An arrival radius shorter than the agent's turning circle (about
-    ``max_speed² / (max_force / mass)``) makes it circle round a waypoint before it counts.
+    waypoint and stops there. An arrival radius much shorter than the agent's turning circle
+    (about ``max_speed² / (max_force / mass)``) can make it circle a waypoint before it counts.
 
     Args:
         points: ``(x, y)`` waypoints (at least two), or a :class:`~arcade_steering.Path`
