@@ -251,11 +251,13 @@ class FlowField:
         if not interpolate:
             return own.copy()
         rows, cols = self.shape
-        u = (p - self._origin) / self._cell - 0.5
+        # In cell-centre units, clamped to the grid's outermost centres: beyond them (the outer
+        # half of an edge cell, or off the grid) the edge cells' directions hold unblended.
+        u = np.clip((p - self._origin) / self._cell - 0.5, 0.0, (cols - 1, rows - 1))
         lo = np.floor(u)
-        f = np.clip(u - lo, 0.0, 1.0)
-        c0 = np.clip(lo[:, 0].astype(np.intp), 0, cols - 1)
-        r0 = np.clip(lo[:, 1].astype(np.intp), 0, rows - 1)
+        f = u - lo
+        c0 = lo[:, 0].astype(np.intp)
+        r0 = lo[:, 1].astype(np.intp)
         c1, r1 = np.minimum(c0 + 1, cols - 1), np.minimum(r0 + 1, rows - 1)
         fx, fy = f[:, :1], f[:, 1:]
         blend = (1 - fy) * ((1 - fx) * self._dirs[r0, c0] + fx * self._dirs[r0, c1]) + fy * (

@@ -57,6 +57,21 @@ def test_interpolation_is_unit_and_clamped_outside() -> None:
     np.testing.assert_allclose(mid, (math.sqrt(0.5), math.sqrt(0.5)))
 
 
+def test_the_outer_half_of_an_edge_cell_and_beyond_take_the_edge_cell_unblended() -> None:
+    # East, north, west along a row; and east below west in a column. The left and bottom
+    # edges used to blend in the next cell (x=2.5 pointed mostly north, far left north-east).
+    row = steer.FlowField(np.array([[(1, 0), (0, 1), (-1, 0)]]), origin=(0, 0), cell_size=10)
+    np.testing.assert_allclose(
+        row.direction_at([(2.5, 5.0), (4.9, 5.0), (-10.0, 5.0), (-1000.0, 5.0)]), [(1, 0)] * 4
+    )
+    np.testing.assert_allclose(row.direction_at([(27.5, 5.0), (99.0, -50.0)]), [(-1, 0)] * 2)
+    column = steer.FlowField(np.array([[(1, 0)], [(-1, 0)]]), origin=(0, 0), cell_size=10)
+    np.testing.assert_allclose(column.direction_at([(5.0, 2.5), (5.0, -30.0)]), [(1, 0)] * 2)
+    np.testing.assert_allclose(column.direction_at([(5.0, 17.5), (5.0, 80.0)]), [(-1, 0)] * 2)
+    # Inside, between centres, it still blends.
+    np.testing.assert_allclose(row.direction_at([(10.0, 5.0)])[0], (math.sqrt(0.5), math.sqrt(0.5)))
+
+
 def test_towards_goes_around_the_wall_and_never_through_it() -> None:
     world = walled_world()
     field = steer.FlowField.towards((350, 150), world, BOUNDS, cell_size=20, clearance=12)
