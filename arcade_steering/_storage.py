@@ -70,6 +70,16 @@ class StateStore:
             raise ValueError(f"state {key!r} has shape {array.shape[1:]}, not {tuple(shape)}")
         return array
 
+    def snapshot(self) -> tuple[dict[Hashable, np.ndarray], dict[Hashable, float]]:
+        """A copy of every state, for :meth:`restore`."""
+        return {key: array.copy() for key, array in self._arrays.items()}, dict(self._fills)
+
+    def restore(self, snapshot: tuple[dict[Hashable, np.ndarray], dict[Hashable, float]]) -> None:
+        """Put back the states of a :meth:`snapshot`; states made since are dropped."""
+        arrays, fills = snapshot
+        self._arrays = {key: array.copy() for key, array in arrays.items()}
+        self._fills = dict(fills)
+
     def reset(self, slot: int) -> None:
         """Forget every state of ``slot`` (a new agent, or a new behaviour)."""
         for key, array in self._arrays.items():

@@ -9,6 +9,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -98,23 +100,44 @@ def batch_forces(
 ) -> dict[int, np.ndarray]:
     """Every agent's force ``(2,)`` now, evaluated batch by batch as ``update`` does.
 
-    Nothing moves. Keys are the agents' rows in the world, the same as
-    :func:`forces_one_by_one`'s, so the two can be compared: a component is batched
-    correctly when both agree.
+    Nothing changes: agents stay where they are, and their components' state (wander angles,
+    path progress) and the world's random generator are as they were. Keys are the agents'
+    rows in the world, the same as :func:`forces_one_by_one`'s, so the two can be compared: a
+    component is batched correctly when both agree (one that draws random numbers, such as
+    Wander, only in distribution: a batch draws its agents' numbers together).
     """
-    world._neighbors = None  # the last update's index is stale: agents may have moved since
-    forces: dict[int, np.ndarray] = {}
-    for batch in world._current_batches():
-        force = evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
-        forces.update(zip(batch.slots.tolist(), force, strict=True))
+    with _as_it_was(world):
+        forces: dict[int, np.ndarray] = {}
+        for batch in world._current_batches():
+            force = evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
+            forces.update(zip(batch.slots.tolist(), force, strict=True))
     return forces
 
 
 def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.ndarray]:
-    """Every agent's force ``(2,)`` now, each agent evaluated as a batch of its own."""
-    world._neighbors = None
-    forces: dict[int, np.ndarray] = {}
-    for agent in world.agents:
-        batch = Batch(np.array([agent._slot], dtype=np.intp), [agent.behavior])
-        forces[agent._slot] = evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)[0]
+    """Every agent's force ``(2,)`` now, each agent evaluated as a batch of its own.
+
+    Nothing changes, as with :func:`batch_forces`.
+    """
+    with _as_it_was(world):
+        forces: dict[int, np.ndarray] = {}
+        for agent in world.agents:
+            batch = Batch(np.array([agent._slot], dtype=np.intp), [agent.behavior])
+            force = evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)
+            forces[agent._slot] = force[0]
     return forces
+
+
+@contextmanager
+def _as_it_was(world: SteeringWorld) -> Iterator[None]:
+    """Evaluate components on ``world`` and then put back their per-agent state and the
+    world's random generator, so the game goes on as if nothing had been asked."""
+    world._neighbors = None  # the last update's index is stale: agents may have moved since
+    states = world._states.snapshot()
+    generator = world.rng.bit_generator.state
+    try:
+        yield
+    finally:
+        world._states.restore(states)
+        world.rng.bit_generator.state = generator
+        world._neighbors = None

@@ -576,3 +576,30 @@ def test_steering_force_sees_walls_added_since_the_last_update() -> None:
     world.add_wall((30, -100), (30, 100))
     force = steering_force(steer.AvoidWalls(), position=(0, 0), velocity=(200, 0), world=world)
     assert force[0] < 0
+
+
+def _wandering_world() -> tuple[steer.SteeringWorld, list[StubSprite]]:
+    world = steer.SteeringWorld(seed=4)
+    sprites = [StubSprite(20.0 * i, 0.0) for i in range(5)]
+    path = steer.Path([(0, 0), (300, 0), (300, 200)], radius=10)
+    for index, sprite in enumerate(sprites):
+        behavior = steer.Wander() if index % 2 else steer.FollowPath(path)
+        world.attach(sprite, behavior, max_speed=80)
+    for _ in range(10):
+        world.update(1 / 60)
+    return world, sprites
+
+
+@pytest.mark.parametrize("helper", ["batch_forces", "forces_one_by_one"])
+def test_asking_for_forces_leaves_the_world_to_go_on_as_before(helper: str) -> None:
+    # They used to advance wander angles, path progress and the random generator, so a game
+    # (or a test) that asked went on differently from one that did not.
+    import arcade_steering.testing as testing
+
+    asked, asked_sprites = _wandering_world()
+    alone, alone_sprites = _wandering_world()
+    getattr(testing, helper)(asked)
+    for _ in range(30):
+        asked.update(1 / 60)
+        alone.update(1 / 60)
+    assert [s.position for s in asked_sprites] == [s.position for s in alone_sprites]

@@ -164,9 +164,12 @@ class Separation(_GroupBehavior):
         """Keep apart from neighbours, pushing harder the closer they are.
 
     Each neighbour pushes directly away from itself with a weight of 1 when the two circles
-    touch, falling to 0 at ``radius`` (more than 1 when they overlap). The summed push, times
-    the agent's ``max_speed``, is a velocity change wanted within its ``response_time``. Agents
-    on one spot push apart in distinct directions.
+    touch, falling to 0 at ``radius`` (more than 1 when they overlap). For agents so large that
+    their radii add up to more than half of ``radius``, the weight is 1 at half of ``radius``
+    instead, and agents farther apart than ``radius`` are not neighbours at all: give it a
+    radius of at least twice the agents' radii added up. The summed push, times the agent's
+    ``max_speed``, is a velocity change wanted within its ``response_time``. Agents on one
+    spot push apart in distinct directions.
 """
         + _SHARED_DOC
     )

@@ -156,7 +156,9 @@ class Arrive(SteeringComponent):
 
     Args:
         target: A point, a sprite or a callable.
-        slowing_radius: Distance (px) at which braking starts.
+        slowing_radius: Distance (px) within which the agent slows down in step with the
+            distance left. It starts braking sooner when it could not stop within it (a
+            high ``max_speed``, a low ``max_force`` or a long ``response_time``).
         tolerance: Distance (px) counted as arrived: the agent stops within it.
     """
 
