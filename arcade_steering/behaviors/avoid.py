@@ -47,7 +47,9 @@ class AvoidWalls(SteeringComponent):
     ``max_speed`` to stop at ``max_force`` before the wall. Where feelers cross walls
     (thickness counts), the agent is pushed out along the wall's normal, harder the deeper
     the deepest feeler went, and slides along the wall the way it was going (head-on: towards
-    the wall's nearer end), so it never stalls facing a wall.
+    the wall's nearer end), so it never stalls facing a wall. Steering alone may still let an
+    agent of (almost) no radius slip over a thin wall head-on at full speed: the solid step
+    (``attach(..., solid=True)``, the default) is what makes crossing impossible.
 
     Exactly silent when no feeler touches a wall: put it first in a
     :class:`~arcade_steering.PriorityBlend`, e.g.

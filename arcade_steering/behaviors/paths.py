@@ -74,7 +74,8 @@ class FollowPath(SteeringComponent):
         path: The :class:`~arcade_steering.Path` to follow (may be shared by many agents).
         prediction: Seconds of motion predicted ahead of the agent.
         look_ahead: Seconds of motion the target lies beyond the predicted normal point.
-        min_look_ahead: Shortest distance (px) of the target beyond the normal point.
+        min_look_ahead: Shortest distance (px) of the target beyond the normal point. Keep it
+            above 0: at 0 an agent at rest on the path has its target under its feet.
         always: Seek the target every step, not only when leaving the tube.
         at_end: ``"stop"``, ``"loop"`` or ``"reverse"``, for open paths.
         direction: 1 to walk from the first point to the last, -1 the other way.
