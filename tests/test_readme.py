@@ -16,10 +16,11 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCKS = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
 
 
-def _run(marker: str) -> dict[str, Any]:
-    """The namespace left by the README's Python block that contains ``marker``."""
+def _run(marker: str, **given: Any) -> dict[str, Any]:
+    """The namespace left by the README's Python block that contains ``marker``, run with the
+    names ``given`` (what the game around a fragment would have)."""
     (code,) = [block for block in BLOCKS if marker in block]
-    namespace: dict[str, Any] = {"__name__": "readme"}
+    namespace: dict[str, Any] = {"__name__": "readme", **given}
     exec(compile(code, "README.md", "exec"), namespace)
     return namespace
 
@@ -67,14 +68,12 @@ def test_the_leader_of_the_squad_example_laps_its_route_and_the_squad_keeps_up()
             arcade.SpriteSolidColor(12, 12, 150 - 20 * (index % 3), 130 + 20 * (index // 3))
         )
     # The block goes on from the README's imports, with the sprites a game would have.
-    namespace = {"steer": steer, "leader": leader, "squad": squad}
-    (code,) = [block for block in BLOCKS if "squad_behavior" in block]
-    exec(compile(code, "README.md", "exec"), namespace)
+    world = _run("squad_behavior", steer=steer, leader=leader, squad=squad)["world"]
     corners = [(200, 150), (1080, 150), (1080, 580), (200, 580)]
     visits: list[int] = []
     farthest = 0.0
     for step in range(60 * 60):
-        namespace["world"].update(1 / 60)
+        world.update(1 / 60)
         for index, corner in enumerate(corners):
             if math.dist(leader.position, corner) < 40 and visits[-1:] != [index]:
                 visits.append(index)
