@@ -184,10 +184,12 @@ def write_sprites(
     """
     sprites = list(sprites)
     values = list(zip(*positions.T.tolist(), strict=True))  # tuples, as arcade keeps them
-    for index in np.flatnonzero(~fast_position).tolist():
-        sprites[index].position = values[index]
-    for index in np.flatnonzero(turn & ~fast_angle).tolist():
-        sprites[index].angle = float(angles[index])
+    if not fast_position.all():
+        for index in np.flatnonzero(~fast_position).tolist():
+            sprites[index].position = values[index]
+    if not fast_angle.all():
+        for index in np.flatnonzero(turn & ~fast_angle).tolist():
+            sprites[index].angle = float(angles[index])
     moves, turns = fast_position, turn & fast_angle
     bulk = moves | turns
     if not bulk.any():
@@ -206,13 +208,18 @@ def write_sprites(
         moved_values = _pick(values, moves)
         _set_all(_pick(sprites, moves), "_position", moved_values)
         _set_all(_pick(hit_boxes, moves), "_position", moved_values)
-    if turns.any():
+    if turns.all():
+        turned_values = angles.tolist()
+        _set_all(sprites, "_angle", turned_values)
+        _set_all(hit_boxes, "_angle", turned_values)
+    elif turns.any():
         turned_values = angles[turns].tolist()
         _set_all(_pick(sprites, turns), "_angle", turned_values)
         _set_all(_pick(hit_boxes, turns), "_angle", turned_values)
     _set_all(hit_boxes, "_adjusted_cache_dirty", repeat(True, len(hit_boxes)))
-    for sprite in _pick(sprites, hashed):
-        sprite.update_spatial_hash()
+    if hashed.any():
+        for sprite in _pick(sprites, hashed):
+            sprite.update_spatial_hash()
 
 
 def _write_sprite_lists(

@@ -477,8 +477,11 @@ class SteeringWorld:
         angle = arcade_angle(self._heading.take(rows, axis=0), self._facing[rows])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - self._angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
-        self._angle[rows[turned]] = angle[turned]
         changed = moved | turned
+        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
+        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
+        turned = rotating & changed
+        self._angle[rows[turned]] = angle[turned]
         if changed.all():
             self._write_sprites(rows, sprites, position, angle, turned, list_slots)
         elif changed.any():
