@@ -297,3 +297,35 @@ def test_sprites_that_change_lists_between_updates_keep_every_buffer_right() -> 
     _assert_buffers_match(first)
     _assert_buffers_match(second)
     assert stranger.position == (-50.0, -50.0)
+
+
+def test_every_moving_rotating_sprite_faces_its_way_and_the_others_keep_their_angle() -> None:
+    """Straight walkers, turning ones, one standing still and one that must not rotate, in one
+    list: sprites, hit boxes and the list's buffer all end up as arcade's setters leave them."""
+    import arcade_steering as steer
+
+    sprite_list, sprites = _sprites(4)
+    for sprite in sprites:
+        sprite.angle = 33.0
+    world = steer.SteeringWorld(seed=0)
+    world.attach(sprites[0], steer.Seek((5000.0, 0.0)), velocity=(100.0, 0.0))  # straight
+    world.attach(sprites[1], steer.Seek((0.0, -5000.0)), velocity=(100.0, 0.0))  # turning
+    world.attach(sprites[2], steer.Arrive(tuple(sprites[2].position)))  # standing still
+    world.attach(sprites[3], steer.Seek((0.0, 5000.0)), rotate=False)
+    for _ in range(5):
+        world.update(1 / 60)
+    sprites[0].angle = 33.0  # the game turns a walker the world rotates: it faces its way again
+    world.update(1 / 60)
+    assert sprites[0].angle == pytest.approx(0.0, abs=1e-9)  # east, drawn facing right
+    assert angle_of(world.agent_of(sprites[1]).velocity) == pytest.approx(sprites[1].angle)
+    assert sprites[2].angle == 33.0
+    assert sprites[3].angle == 33.0
+    public_list, public = _sprites(4)
+    for mine, theirs in zip(sprites, public, strict=True):
+        theirs.position, theirs.angle = mine.position, mine.angle
+    assert _state(sprite_list) == _state(public_list)
+
+
+def angle_of(velocity: tuple[float, float]) -> float:
+    """Arcade's clockwise angle of art drawn facing right that points along ``velocity``."""
+    return -float(np.degrees(np.arctan2(velocity[1], velocity[0])))
