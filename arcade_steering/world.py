@@ -33,6 +33,8 @@ HEADING_MIN_SPEED = 1.0
 
 # Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
 _call = getattr(operator, "call", None)
+#: Sets of ``among`` groups whose labels a world keeps (one per batch node asking, usually).
+_LABEL_CACHE_SIZE = 32
 
 _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "position": ((2,), float, 0.0),
@@ -136,6 +138,9 @@ class SteeringWorld:
         self._tracker = MotionTracker()
         self._neighbors: NeighborIndex | None = None
         self._among: dict[int, tuple[Any, np.ndarray]] = {}
+        #: Labels found by :meth:`_among_labels`, by the groups' ids, with the members' sizes
+        #: and ids they were found from; dropped when agents change.
+        self._labels: dict[tuple[int, ...], tuple[list[int], list[int], np.ndarray | None]] = {}
         self._row_of_slot = np.zeros(0, dtype=np.intp)
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
@@ -529,15 +534,27 @@ class SteeringWorld:
             return None
         members = [list(group) for group in groups]
         sizes = [len(each) for each in members]
-        flat = map(id, chain.from_iterable(members))
-        slots = np.fromiter(map(self._slot_of.get, flat, repeat(-1)), np.intp, sum(sizes))
+        ids = list(map(id, chain.from_iterable(members)))
+        # Squads rarely change: the same members (by id) as last time, and the same agents
+        # (a collected agent is detached, which drops this cache, before its id is reused),
+        # give the same labels, without looking every member up again.
+        key = tuple(map(id, groups))
+        seen = self._labels.get(key)
+        if seen is not None and seen[0] == sizes and seen[1] == ids:
+            return seen[2]
+        slots = np.fromiter(map(self._slot_of.get, ids, repeat(-1)), np.intp, len(ids))
         label = np.repeat(np.arange(len(groups)), sizes)
         attached = slots >= 0
         rows = self._row_of_slot.take(slots[attached])
-        labels = np.full(len(self._rows), -1, dtype=np.intp)
+        labels: np.ndarray | None = np.full(len(self._rows), -1, dtype=np.intp)
         labels[rows] = label[attached]
         if np.count_nonzero(labels >= 0) != len(rows):
-            return None
+            labels = None
+        else:
+            labels.flags.writeable = False
+        if len(self._labels) >= _LABEL_CACHE_SIZE:
+            self._labels.clear()
+        self._labels[key] = (sizes, ids, labels)
         return labels
 
     def _among_mask(self, among: Any) -> np.ndarray | None:
@@ -615,6 +632,7 @@ class SteeringWorld:
 
     def _agents_changed(self) -> None:
         self._neighbors = None
+        self._labels.clear()
         self._refs = [self._sprite[slot] for slot in self._order]
         self._row_of_id = None
         self._rows = np.array(self._order, dtype=np.intp)

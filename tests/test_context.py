@@ -97,6 +97,45 @@ def test_squads_sharing_members_or_asking_everyone_see_the_right_neighbours() ->
     _seen_by_sprite(lambda index, squads: squads[index % 3], overlapping=True)
 
 
+def test_squads_whose_members_change_between_updates_see_their_current_squad() -> None:
+    rng = np.random.default_rng(5)
+    sprites = [StubSprite(x, y) for x, y in rng.uniform(0, 100, (30, 2))]
+    squads = [sprites[:10], sprites[10:20], sprites[20:]]
+    world = steer.SteeringWorld(seed=0)
+    for index, sprite in enumerate(sprites):
+        world.attach(sprite, _NeighbourProbe(35.0, among=squads[index // 10]))
+    asks = {id(sprite): squads[index // 10] for index, sprite in enumerate(sprites)}
+
+    def assert_each_sees_its_squad() -> None:
+        _NeighbourProbe.seen = {}
+        world.update(1 / 60)
+        slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
+        for agent in world.agents:
+            sprite, squad = agent.sprite, asks[id(agent.sprite)]
+            expected = {
+                slot_of[id(other)]
+                for other in squad
+                if other is not sprite
+                and id(other) in slot_of
+                and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y)
+                <= 35.0
+            }
+            assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+
+    assert_each_sees_its_squad()
+    assert_each_sees_its_squad()  # nothing changed
+    squads[0][3], squads[1][3] = squads[1][3], squads[0][3]  # a swap: the same sizes
+    assert_each_sees_its_squad()
+    squads[2].append(squads[0].pop())  # one changes squads
+    assert_each_sees_its_squad()
+    newcomer = StubSprite(50.0, 50.0)
+    squads[1].append(newcomer)  # a sprite that is no agent joins
+    assert_each_sees_its_squad()
+    asks[id(newcomer)] = squads[1]
+    world.attach(newcomer, _NeighbourProbe(35.0, among=squads[1]))  # and becomes one
+    assert_each_sees_its_squad()
+
+
 class _TargetProbe(steer.Seek):
     """Records what its agent sees of its target."""
 
