@@ -242,9 +242,9 @@ class _Grid:
     Cell ``(ix, iy)`` has key ``ix * ny + iy``. The occupied cells are framed by one empty
     cell on every side, so that the 3 x 3 cells around any agent exist and need no clipping.
 
-    With ``labels`` (``(n,)`` int >= 0), each label has a grid of its own: cell keys of label
-    ``g`` are offset by ``g * nx * ny``, so the cells around an agent in one label's grid hold
-    only that label's agents.
+    With ``labels`` (``(n,)`` int >= 0, all below ``groups``), each label has a grid of its
+    own: cell keys of label ``g`` are offset by ``g * nx * ny``, so the cells around an agent in
+    one label's grid hold only that label's agents.
     """
 
     def __init__(
@@ -254,6 +254,7 @@ class _Grid:
         lower: np.ndarray,
         cell_size: float,
         labels: np.ndarray | None = None,
+        groups: int = 0,
     ) -> None:
         self.cell_size = cell_size
         self.cx = np.floor((x - lower[0]) / cell_size).astype(np.intp) + 1
@@ -264,7 +265,7 @@ class _Grid:
         n_cells = self.cells_per_label = self.nx * self.ny
         if labels is not None:
             keys += labels * n_cells
-            n_cells *= int(labels.max()) + 1
+            n_cells *= groups
         if n_cells <= _RADIX_CELLS:
             # numpy radix-sorts 16-bit keys: about 6x faster than sorting int64.
             self.order = keys.astype(np.uint16).argsort(kind="stable")
@@ -452,7 +453,7 @@ class NeighborIndex:
         q = len(rows)
         radius, largest = self._check_radius(radius, q)
         candidates = self._check_candidates(candidates, n)
-        labels, asked = self._check_groups(groups, n, q)
+        labels, asked, n_groups = self._check_groups(groups, n, q)
         if q == 0:
             return NeighborPairs.empty(0)
         limit = radius * radius
@@ -460,7 +461,7 @@ class NeighborIndex:
         if labels is None:
             grid = self._grid_for(largest)
         else:
-            grid = self._grid_of_size(self._cell_for(largest), labels)
+            grid = self._grid_of_size(self._cell_for(largest), labels, n_groups)
         reach = largest / grid.cell_size
         reach = reach + reach * 1e-12 + _CELL_MARGIN
         reach = max(1, math.ceil(min(reach, max(grid.nx, grid.ny))))
@@ -765,11 +766,13 @@ class NeighborIndex:
     @staticmethod
     def _check_groups(
         groups: tuple[np.ndarray, np.ndarray] | None, n: int, q: int
-    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    ) -> tuple[np.ndarray | None, np.ndarray | None, int]:
         """Labels ``(n,)`` with the unlabelled agents in a group of their own, nobody asks
-        about, and the asked groups ``(q,)``; both None without groups."""
+        about, the asked groups ``(q,)``, and how many groups there are with that one (more
+        than any label or asked group: the asked ones may have no agent); None, None, 0
+        without groups."""
         if groups is None:
-            return None, None
+            return None, None, 0
         labels, asked = (np.asarray(each) for each in groups)
         if labels.dtype.kind not in "iu" or asked.dtype.kind not in "iu":
             raise TypeError("groups must be integer arrays (labels, asked)")
@@ -779,7 +782,7 @@ class NeighborIndex:
             raise ValueError("groups: asked groups must be >= 0")
         nobody = max(int(labels.max()) if n else 0, int(asked.max()) if q else 0) + 1
         labels = np.where(labels >= 0, labels, nobody).astype(np.intp, copy=False)
-        return labels, asked.astype(np.intp, copy=False)
+        return labels, asked.astype(np.intp, copy=False), nobody + 1
 
     def _cell_for(self, radius: float) -> float:
         """Cell size (px) for a query whose largest radius is ``radius``."""
@@ -794,12 +797,14 @@ class NeighborIndex:
         """The grid whose cells suit a query whose largest radius is ``radius``."""
         return self._grid_of_size(self._cell_for(radius))
 
-    def _grid_of_size(self, size: float, labels: np.ndarray | None = None) -> _Grid:
+    def _grid_of_size(
+        self, size: float, labels: np.ndarray | None = None, groups: int = 0
+    ) -> _Grid:
         """The grid with cells of ``size`` px (at least the smallest safe size); cached
-        unless ``labels`` gives each group a grid of its own."""
+        unless ``labels`` (``groups`` of them) give each group a grid of its own."""
         size = float(max(size, self._min_cell))
         if labels is not None:
-            return _Grid(self._x, self._y, self._lower, size, labels)
+            return _Grid(self._x, self._y, self._lower, size, labels, groups)
         grid = self._grids.get(size)
         if grid is None:
             grid = self._grids[size] = _Grid(self._x, self._y, self._lower, size)

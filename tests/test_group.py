@@ -482,3 +482,16 @@ def test_component_contract(make) -> None:
             world.update(dt)
         assert np.isfinite([sprite.position for sprite in sprites]).all()
         world.detach(LEADER)
+
+
+def test_agents_among_an_empty_list_beside_agents_among_everyone(world) -> None:
+    # One batch, two groups: the second group holds no agent and every agent is in the first.
+    sprites = [StubSprite(i * 5.0, 0.0) for i in range(10)]
+    everyone, nobody = list(sprites), []
+    agents = [
+        world.attach(sprite, steer.Separation(30.0, among=everyone if i < 5 else nobody))
+        for i, sprite in enumerate(sprites)
+    ]
+    world.update(1 / 60)
+    assert all(agent.speed == 0.0 for agent in agents[5:])  # nobody to keep apart from
+    assert agents[0].velocity[0] < 0.0  # pushed off the line by the ones to its right

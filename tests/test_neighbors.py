@@ -165,6 +165,20 @@ def test_groups_match_brute_force_within_each_asked_group(make, cell_size, table
             np.testing.assert_array_equal(got_part, want_part)
 
 
+def test_an_asked_group_without_agents_when_every_agent_has_a_group(table):
+    # No agent is unlabelled, and the highest group asked about has none: the per-group
+    # grids must still cover it (it ran off the end of the cell table).
+    positions = np.random.default_rng(14).uniform(0.0, 100.0, (50, 2))
+    labels = np.zeros(50, dtype=np.intp)
+    rows, asked = np.array([0, 1, 2]), np.array([1, 0, 3])
+    pairs = NeighborIndex(positions).query(rows, 20.0, groups=(labels, asked))
+    got = canonical(pairs.query, pairs.other, pairs.offset, pairs.distance)
+    want = canonical(*brute_group_pairs(positions, rows, 20.0, labels, asked))
+    for got_part, want_part in zip(got, want, strict=True):
+        np.testing.assert_array_equal(got_part, want_part)
+    assert set(pairs.query.tolist()) <= {1}
+
+
 def test_groups_keep_crowded_groups_apart():
     # Two squads on one spot: each agent sees only its own squad.
     positions = np.random.default_rng(13).uniform(0.0, 5.0, (40, 2))
