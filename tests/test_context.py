@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
+import pytest
 
 import arcade_steering as steer
 from arcade_steering.neighbors import NeighborIndex
@@ -134,6 +135,43 @@ def test_squads_whose_members_change_between_updates_see_their_current_squad() -
     asks[id(newcomer)] = squads[1]
     world.attach(newcomer, _NeighbourProbe(35.0, among=squads[1]))  # and becomes one
     assert_each_sees_its_squad()
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_among_groups_see_exactly_their_group(seed: int) -> None:
+    # Groups empty or not, overlapping, holding sprites that are no agents, or None (all).
+    rng = np.random.default_rng(seed)
+    sprites = [StubSprite(x, y) for x, y in rng.uniform(0, 60, (int(rng.integers(1, 25)), 2))]
+    strangers = [StubSprite(x, y) for x, y in rng.uniform(0, 60, (3, 2))]
+    pool = sprites + strangers
+
+    def draw_group() -> list[StubSprite]:
+        kind = int(rng.integers(3))
+        if kind == 0:  # every agent: with groups of strangers only, nobody is ungrouped
+            return list(sprites)
+        source = strangers if kind == 1 else pool
+        return [source[i] for i in rng.permutation(len(source))[: rng.integers(len(source) + 1)]]
+
+    groups = [draw_group() for _ in range(int(rng.integers(1, 5)))]
+    choices = [*groups, None] if rng.random() < 0.3 else groups
+    world = steer.SteeringWorld(seed=0)
+    asks = {}
+    for sprite in sprites:
+        asks[id(sprite)] = choices[int(rng.integers(len(choices)))]
+        world.attach(sprite, _NeighbourProbe(25.0, among=asks[id(sprite)]))
+    _NeighbourProbe.seen = {}
+    world.update(1 / 60)
+    slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
+    for sprite in sprites:
+        group = sprites if asks[id(sprite)] is None else asks[id(sprite)]
+        expected = {
+            slot_of[id(other)]
+            for other in group
+            if other is not sprite
+            and id(other) in slot_of
+            and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y) <= 25.0
+        }
+        assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
 
 
 class _TargetProbe(steer.Seek):
