@@ -63,6 +63,26 @@ class _NeighbourProbe(steer.Separation):
         return np.zeros((len(ctx), 2))
 
 
+def _update_and_check_neighbours(world, asks: dict, radius: float) -> None:
+    """Update once: every agent must have seen exactly the agents within ``radius`` of the
+    group it asks about (``asks``: its sprite's id -> a list of sprites, None for all)."""
+    _NeighbourProbe.seen = {}
+    world.update(1 / 60)
+    slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
+    everyone = [agent.sprite for agent in world.agents]
+    for agent in world.agents:
+        sprite, group = agent.sprite, asks[id(agent.sprite)]
+        expected = {
+            slot_of[id(other)]
+            for other in (everyone if group is None else group)
+            if other is not sprite
+            and id(other) in slot_of
+            and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y)
+            <= radius
+        }
+        assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+
+
 def _seen_by_sprite(groups_of_asker, overlapping: bool) -> None:
     rng = np.random.default_rng(4)
     sprites = [StubSprite(x, y) for x, y in rng.uniform(0, 100, (40, 2))]
@@ -75,18 +95,7 @@ def _seen_by_sprite(groups_of_asker, overlapping: bool) -> None:
         group = groups_of_asker(index, squads)
         asked[id(sprite)] = group
         world.attach(sprite, _NeighbourProbe(35.0, among=group))
-    _NeighbourProbe.seen = {}
-    world.update(1 / 60)
-    slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
-    for sprite in sprites:
-        group = sprites if asked[id(sprite)] is None else asked[id(sprite)]
-        expected = {
-            slot_of[id(other)]
-            for other in group
-            if other is not sprite
-            and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y) <= 35.0
-        }
-        assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+    _update_and_check_neighbours(world, asked, 35.0)
 
 
 def test_each_agent_sees_only_its_own_squad() -> None:
@@ -108,20 +117,7 @@ def test_squads_whose_members_change_between_updates_see_their_current_squad() -
     asks = {id(sprite): squads[index // 10] for index, sprite in enumerate(sprites)}
 
     def assert_each_sees_its_squad() -> None:
-        _NeighbourProbe.seen = {}
-        world.update(1 / 60)
-        slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
-        for agent in world.agents:
-            sprite, squad = agent.sprite, asks[id(agent.sprite)]
-            expected = {
-                slot_of[id(other)]
-                for other in squad
-                if other is not sprite
-                and id(other) in slot_of
-                and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y)
-                <= 35.0
-            }
-            assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+        _update_and_check_neighbours(world, asks, 35.0)
 
     assert_each_sees_its_squad()
     assert_each_sees_its_squad()  # nothing changed
@@ -159,19 +155,7 @@ def test_random_among_groups_see_exactly_their_group(seed: int) -> None:
     for sprite in sprites:
         asks[id(sprite)] = choices[int(rng.integers(len(choices)))]
         world.attach(sprite, _NeighbourProbe(25.0, among=asks[id(sprite)]))
-    _NeighbourProbe.seen = {}
-    world.update(1 / 60)
-    slot_of = {id(agent.sprite): agent._slot for agent in world.agents}
-    for sprite in sprites:
-        group = sprites if asks[id(sprite)] is None else asks[id(sprite)]
-        expected = {
-            slot_of[id(other)]
-            for other in group
-            if other is not sprite
-            and id(other) in slot_of
-            and np.hypot(other.center_x - sprite.center_x, other.center_y - sprite.center_y) <= 25.0
-        }
-        assert _NeighbourProbe.seen.get(slot_of[id(sprite)], set()) == expected
+    _update_and_check_neighbours(world, asks, 25.0)
 
 
 class _TargetProbe(steer.Seek):
