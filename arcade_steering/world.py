@@ -546,16 +546,14 @@ class SteeringWorld:
         label = np.repeat(np.arange(len(groups)), sizes)
         attached = slots >= 0
         rows = self._row_of_slot.take(slots[attached])
-        labels: np.ndarray | None = np.full(len(self._rows), -1, dtype=np.intp)
+        labels = np.full(len(self._rows), -1, dtype=np.intp)
         labels[rows] = label[attached]
-        if np.count_nonzero(labels >= 0) != len(rows):
-            labels = None
-        else:
-            labels.flags.writeable = False
+        labels.flags.writeable = False  # shared by the updates that reuse it
+        found = labels if np.count_nonzero(labels >= 0) == len(rows) else None  # None: in two
         if len(self._labels) >= _LABEL_CACHE_SIZE:
             self._labels.clear()
-        self._labels[key] = (sizes, ids, labels)
-        return labels
+        self._labels[key] = (sizes, ids, found)
+        return found
 
     def _among_mask(self, among: Any) -> np.ndarray | None:
         """Which agents (positions in the neighbour index) belong to ``among``; None for all.
