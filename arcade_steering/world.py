@@ -485,17 +485,17 @@ class SteeringWorld:
         changed = moved | turned
         # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
         # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
-        turned = rotating & changed
-        self._angle[rows[turned]] = angle[turned]
+        faced = rotating & changed
+        self._angle[rows[faced]] = angle[faced]
         if changed.all():
-            self._write_sprites(rows, sprites, position, angle, turned, list_slots)
+            self._write_sprites(rows, sprites, position, angle, faced, list_slots)
         elif changed.any():
             self._write_sprites(
                 rows[changed],
                 list(compress(sprites, changed.tolist())),
                 position[changed],
                 angle[changed],
-                turned[changed],
+                faced[changed],
                 list_slots.select(changed),
             )
 
@@ -505,7 +505,7 @@ class SteeringWorld:
         sprites: list[Any],
         position: np.ndarray,
         angle: np.ndarray,
-        turned: np.ndarray,
+        faced: np.ndarray,
         list_slots: ListSlots,
     ) -> None:
         write_sprites(
@@ -513,7 +513,7 @@ class SteeringWorld:
             position,
             self._fast_position[rows],
             angle,
-            turned,
+            faced,
             self._fast_angle[rows],
             list_slots,
         )
