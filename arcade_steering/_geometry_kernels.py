@@ -100,7 +100,9 @@ def ray_keys_local(
     enters = off * rate < 0.0
     enters |= in_slab
     enters |= (off == 0.0) & (rate != 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # A ray (almost) parallel to the core divides by (almost) zero: the inf it gives, even by
+    # overflow, means "never enters", which the masks below expect.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = gap / np.abs(rate)
         np.copyto(t, 0.0, where=in_slab)
         y = t * q.real  # where along the core the ray is when it enters the slab

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import math
+import warnings
 
 import numpy as np
 import pymunk
@@ -837,3 +838,16 @@ def test_overlaps_and_frames_agree_with_pymunk() -> None:
     np.testing.assert_allclose(ends[: len(geo.segment_b)].real, geo.segment_b[:, 0], atol=1e-9)
     np.testing.assert_allclose(ends[: len(geo.segment_b)].imag, geo.segment_b[:, 1], atol=1e-9)
     np.testing.assert_allclose(np.abs(direction), 1.0)
+
+
+def test_a_ray_all_but_parallel_to_a_core_is_no_contact_and_no_warning() -> None:
+    # Its rate towards the core line is so small that the slab's entry time overflows to inf
+    # (once found by the property tests as a RuntimeWarning): inf is "never enters".
+    from arcade_steering._geometry_kernels import ray_keys_local
+
+    starts = np.array([5.0 + 100.0j, -30.0 + 100.0j])
+    rays = np.array([1.0 - 1e-308j, 1e-300 - 1e-308j])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        keys = ray_keys_local(starts, rays, np.array([10.0, 10.0]), np.array([1.0, 1.0]))
+    assert np.isinf(keys).all()
