@@ -22,7 +22,7 @@ import operator
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from typing import Any
 
@@ -34,6 +34,11 @@ _get_hit_box = operator.attrgetter("_hit_box")
 _get_sprite_lists = operator.attrgetter("sprite_lists")
 
 _fast_types: dict[type, tuple[bool, bool]] = {}
+
+#: A sprite list's sprites by id and their slots, in the list's order: what decides its
+#: members' slots, without holding any sprite alive (an agent's id is its own while the world
+#: holds it).
+_Table = tuple[list[int], list[int]]
 
 
 def fast_setters(sprite: Any) -> tuple[bool, bool]:
@@ -65,9 +70,10 @@ class Membership:
 class ListSlots:
     """Where each of a sequence of sprites sits in every sprite list that holds one of them.
 
-    Found anew each update (sprites join and leave lists between updates), then shared by the
-    read and the write of that update. The cost grows with the memberships, not with sprites
-    times lists: twenty squads in twenty lists cost about what one list of them all does.
+    Found each update (sprites join and leave lists between updates), then shared by the read
+    and the write of that update. The cost grows with the memberships, not with sprites times
+    lists: twenty squads in twenty lists cost about what one list of them all does. While no
+    list changed, last update's places are kept as they are.
 
     Holds no sprite and no sprite list alive.
 
@@ -76,6 +82,11 @@ class ListSlots:
     """
 
     lists: list[Membership]
+    #: Each list's sprites (by id) and their slots when the places were found, and the index
+    #: by id they were found with: while all are the same, so are the places.
+    seen: tuple[list[_Table], dict[int, int] | None] = field(
+        default=([], None), repr=False, compare=False
+    )
 
     @classmethod
     def of(
@@ -88,12 +99,16 @@ class ListSlots:
 
         Args:
             sprites: The sprites.
-            previous: The places found last update: their lists are tried first, and kept
-                when they hold every membership the sprites report.
+            previous: The places found last update: returned as they are if ``index_of_id``
+                is the same object and no list changed; else their lists are tried first, and
+                kept when they hold every membership the sprites report.
             index_of_id: Each sprite's index in ``sprites`` by its ``id``, if the caller keeps
-                one; else it is built when needed.
+                one (and replaces it, never edits it, when the sprites change); else it is
+                built when needed.
         """
         sprites = list(sprites)
+        if previous is not None and previous._still_holds(sprites, index_of_id):
+            return previous
         ids: Callable[[], dict[int, int]] = functools.cache(
             lambda: (
                 dict(zip(map(id, sprites), range(len(sprites)), strict=True))
@@ -102,21 +117,35 @@ class ListSlots:
             )
         )
         known = [] if previous is None else _alive(each.sprite_list for each in previous.lists)
+        lists = None
         if known:
-            lists = _memberships(known, sprites, ids)
-            found = sum(len(each.members) for each in lists)
+            lists = [each for each in _memberships(known, sprites, ids) if len(each.members)]
+            if sum(len(each.members) for each in lists) != _membership_count(sprites):
+                lists = None
+        if lists is None:
             try:
-                memberships = sum(map(len, map(_get_sprite_lists, sprites)))
-            except AttributeError:  # some are not arcade sprites (a StubSprite, say)
-                memberships = -1
-            if found == memberships:
-                return cls([each for each in lists if len(each.members)])
+                sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
+            except AttributeError:
+                sprite_lists = set(
+                    chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites)
+                )
+            lists = _memberships([weakref.proxy(each) for each in sprite_lists], sprites, ids)
+        if index_of_id is None:
+            return cls(lists)
+        return cls(lists, ([_table(each.sprite_list) for each in lists], index_of_id))
+
+    def _still_holds(self, sprites: list[Any], index_of_id: dict[int, int] | None) -> bool:
+        """Whether these places are still right: same index, same lists, no list joined."""
+        tables, seen_index = self.seen
+        if index_of_id is None or seen_index is not index_of_id:
+            return False
         try:
-            sprite_lists = set(chain.from_iterable(map(_get_sprite_lists, sprites)))
-        except AttributeError:
-            sprite_lists = set(chain.from_iterable(getattr(s, "sprite_lists", ()) for s in sprites))
-        lists = _memberships([weakref.proxy(each) for each in sprite_lists], sprites, ids)
-        return cls(lists)
+            for each, table in zip(self.lists, tables, strict=True):
+                if _table(each.sprite_list) != table:
+                    return False
+        except ReferenceError:  # a list is gone
+            return False
+        return sum(len(each.members) for each in self.lists) == _membership_count(sprites)
 
     def select(self, mask: np.ndarray) -> ListSlots:
         """The places of the sprites where ``mask`` ``(n,)`` is true."""
@@ -294,6 +323,19 @@ def _memberships(
             members = np.flatnonzero(slots >= 0)
             found[index] = Membership(sprite_list, members, slots.take(members))
     return [found[index] for index in range(len(sprite_lists))]
+
+
+def _table(sprite_list: Any) -> _Table:
+    slots = sprite_list.sprite_slot
+    return list(map(id, slots)), list(slots.values())
+
+
+def _membership_count(sprites: list[Any]) -> int:
+    """How many sprite lists hold each sprite, summed; -1 if some are not arcade sprites."""
+    try:
+        return sum(map(len, map(_get_sprite_lists, sprites)))
+    except AttributeError:  # a StubSprite, say
+        return -1
 
 
 def _alive(proxies: Any) -> list[Any]:

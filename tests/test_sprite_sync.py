@@ -329,3 +329,75 @@ def test_every_moving_rotating_sprite_faces_its_way_and_the_others_keep_their_an
 def angle_of(velocity: tuple[float, float]) -> float:
     """Arcade's clockwise angle of art drawn facing right that points along ``velocity``."""
     return -float(np.degrees(np.arctan2(velocity[1], velocity[0])))
+
+
+# -- squads whose lists change between updates: last update's places must not be reused ------
+
+
+def _swap_two_in_a_list(squads, sprites, spare) -> None:
+    squads[0].swap(0, 2)  # only the drawing order changes: every slot stays
+
+
+def _exchange_two_between_lists(squads, sprites, spare) -> None:
+    first, second = squads[0][1], squads[1][1]
+    squads[0].remove(first)
+    squads[1].remove(second)
+    squads[0].append(second)  # each takes the slot the other left
+    squads[1].append(first)
+
+
+def _replace_in_place_and_move_away(squads, sprites, spare) -> None:
+    moved = squads[0][3]
+    squads[0][3] = spare  # the stranger takes its slot, in its place in the list
+    extra = arcade.SpriteList()
+    extra.append(moved)  # and it is still in one list
+    spare.extra = extra  # kept alive by the test
+
+
+def _leave_and_rejoin(squads, sprites, spare) -> None:
+    last = squads[1][-1]
+    squads[1].remove(last)
+    squads[1].append(last)  # same order, but in the free slot its list had before
+
+
+def _clear_and_refill_reversed(squads, sprites, spare) -> None:
+    members = list(squads[2])
+    squads[2].clear()
+    squads[2].extend(members[::-1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _swap_two_in_a_list,
+        _exchange_two_between_lists,
+        _replace_in_place_and_move_away,
+        _leave_and_rejoin,
+        _clear_and_refill_reversed,
+    ],
+)
+def test_squads_whose_lists_change_between_updates_keep_every_buffer_right(change) -> None:
+    import arcade_steering as steer
+
+    world = steer.SteeringWorld(seed=0)
+    squads = [arcade.SpriteList() for _ in range(3)]
+    sprites = []
+    for squad_index, squad in enumerate(squads):
+        for index in range(4):
+            sprite = arcade.SpriteSolidColor(8, 8, 20.0 * index, 30.0 * squad_index)
+            squad.append(sprite)
+            sprites.append(sprite)
+            world.attach(sprite, steer.Seek((5000.0, 3000.0)), max_speed=100.0)
+    spare = arcade.SpriteSolidColor(4, 4, -50.0, -50.0)
+    squads[1].insert(0, spare)
+    squads[1].remove(spare)  # its slot is free
+    for _ in range(3):  # the same lists for a while: the places found are reused
+        world.update(1 / 60)
+    change(squads, sprites, spare)
+    lists = [*squads, *([spare.extra] if hasattr(spare, "extra") else [])]
+    for _ in range(2):
+        world.update(1 / 60)
+        for sprite_list in lists:
+            _assert_buffers_match(sprite_list)
+    assert spare.position == (-50.0, -50.0)
+    assert all(world.agent_of(s).position == pytest.approx(s.position) for s in sprites)
