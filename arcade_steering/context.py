@@ -106,8 +106,11 @@ class SteeringContext:
 
     @property
     def geometry(self) -> StaticGeometry:
-        """The world's walls and obstacles, for batched ray casts and nearest-surface queries."""
-        return self._frame.world.geometry
+        """The world's walls and obstacles, for batched ray casts and nearest-surface queries.
+
+        Brought up to date with ``world.space`` once, at the start of the update.
+        """
+        return self._frame.world._geometry
 
     @property
     def components(self) -> list[Any]:

@@ -90,7 +90,7 @@ def steering_force(
     agent = world.attach(sprite, component, velocity=velocity, **attach_options)
     try:
         batch = Batch(np.array([agent._slot], dtype=np.intp), [component])
-        return evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)[0]
+        return _evaluate(world, batch, dt)[0]
     finally:
         world.detach(sprite)
 
@@ -109,7 +109,7 @@ def batch_forces(
     with _as_it_was(world):
         forces: dict[int, np.ndarray] = {}
         for batch in world._current_batches():
-            force = evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
+            force = _evaluate(world, batch, dt, debug)
             forces.update(zip(batch.slots.tolist(), force, strict=True))
     return forces
 
@@ -123,9 +123,18 @@ def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.
         forces: dict[int, np.ndarray] = {}
         for agent in world.agents:
             batch = Batch(np.array([agent._slot], dtype=np.intp), [agent.behavior])
-            force = evaluate(BatchFrame(world, batch.slots, dt, None), batch.root)
+            force = _evaluate(world, batch, dt)
             forces[agent._slot] = force[0]
     return forces
+
+
+def _evaluate(
+    world: SteeringWorld, batch: Batch, dt: float, debug: DebugRecorder | None = None
+) -> np.ndarray:
+    """Forces ``(k, 2)`` of one batch, on the walls and obstacles the space holds now (an
+    update would have brought the world's mirror of them up to date first)."""
+    world._geometry.sync(world._space)
+    return evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
 
 
 @contextmanager

@@ -35,6 +35,9 @@ HEADING_MIN_SPEED = 1.0
 _call = getattr(operator, "call", None)
 #: Sets of ``among`` groups whose labels a world keeps (one per batch node asking, usually).
 _LABEL_CACHE_SIZE = 32
+#: When all but at most 1 in this many sprites changed, the unchanged ones are written too
+#: (where nobody can tell): a masked write's fixed cost exceeds writing a few more sprites.
+_REWRITE_SHARE = 8
 
 _COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
     "position": ((2,), float, 0.0),
@@ -485,6 +488,8 @@ class SteeringWorld:
         changed = moved | turned
         # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
         # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
+        if not changed.all() and self._rewrite_unchanged(changed, list_slots):
+            changed = np.ones_like(changed)
         faced = rotating & changed
         self._angle[rows[faced]] = angle[faced]
         if changed.all():
@@ -498,6 +503,17 @@ class SteeringWorld:
                 faced[changed],
                 list_slots.select(changed),
             )
+
+    def _rewrite_unchanged(self, changed: np.ndarray, list_slots: ListSlots) -> bool:
+        """Whether to write the few unchanged sprites too, to save the masked write's fixed
+        cost: only when nothing can tell (every sprite has arcade's own setters, which ignore
+        an unchanged value, and no list has a spatial hash to update)."""
+        rows = self._rows
+        return (
+            np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
+            and bool(self._fast_position[rows].all() and self._fast_angle[rows].all())
+            and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
+        )
 
     def _write_sprites(
         self,

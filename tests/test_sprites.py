@@ -61,3 +61,76 @@ def test_arcade_sprites_in_a_sprite_list_move_and_turn() -> None:
     where = ship.position
     world.update(1 / 60)
     assert ship.position == where
+
+
+class _CountingSetter(arcade.SpriteSolidColor):
+    """A sprite with a position setter of its own, which counts its calls."""
+
+    writes = 0
+
+    @arcade.SpriteSolidColor.position.setter
+    def position(self, value) -> None:
+        type(self).writes += 1
+        arcade.SpriteSolidColor.position.fset(self, value)
+
+
+class _CountingHash(arcade.SpriteSolidColor):
+    """A plain sprite that counts its spatial hash updates."""
+
+    hash_updates = 0
+
+    def update_spatial_hash(self) -> None:
+        type(self).hash_updates += 1
+        super().update_spatial_hash()
+
+
+def _walkers_and_one_standing(standing: arcade.Sprite, hashed: bool):
+    sprites = arcade.SpriteList(use_spatial_hash=hashed)
+    world = steer.SteeringWorld(seed=0)
+    for index in range(20):
+        walker = arcade.SpriteSolidColor(8, 8, center_x=0.0, center_y=20.0 * index)
+        sprites.append(walker)
+        world.attach(walker, steer.Seek((5000.0, 20.0 * index)), max_speed=100.0)
+    sprites.append(standing)
+    world.attach(standing, steer.Seek(standing.position), max_speed=100.0)
+    world.update(1 / 60)
+    return world, sprites
+
+
+def test_a_standing_sprite_among_walkers_is_not_written_through_its_own_setter() -> None:
+    standing = _CountingSetter(8, 8, center_x=-50.0, center_y=-50.0)
+    world, sprites = _walkers_and_one_standing(standing, hashed=False)
+    _CountingSetter.writes = 0
+    for _ in range(5):
+        world.update(1 / 60)
+    assert _CountingSetter.writes == 0
+    assert standing.position == (-50.0, -50.0)
+    assert sprites[0].center_x > 1.0
+
+
+def test_a_standing_sprite_among_walkers_keeps_its_spatial_hash_entry_untouched() -> None:
+    standing = _CountingHash(8, 8, center_x=-50.0, center_y=-50.0)
+    world, sprites = _walkers_and_one_standing(standing, hashed=True)
+    _CountingHash.hash_updates = 0
+    for _ in range(5):
+        world.update(1 / 60)
+    assert _CountingHash.hash_updates == 0
+    assert arcade.get_sprites_at_point((-50.0, -50.0), sprites) == [standing]
+    walker = sprites[3]
+    assert arcade.get_sprites_at_point(walker.position, sprites) == [walker]
+
+
+def test_plain_sprites_standing_among_walkers_keep_their_place_and_buffers_right() -> None:
+    standing = arcade.SpriteSolidColor(8, 8, center_x=-50.0, center_y=-50.0)
+    standing.angle = 30.0
+    world, sprites = _walkers_and_one_standing(standing, hashed=False)
+    for _ in range(5):
+        world.update(1 / 60)
+    assert standing.position == (-50.0, -50.0)
+    assert standing.angle == pytest.approx(30.0)
+    buffer = [tuple(x) for x in zip(*[iter(sprites._sprite_pos_angle_data)] * 4, strict=False)]
+    for sprite in sprites:
+        x, y, _, angle = buffer[sprites.sprite_slot[sprite]]
+        assert (x, y) == pytest.approx(sprite.position, abs=1e-3)
+        assert angle == pytest.approx(sprite.angle, abs=1e-3)
+        assert world.agent_of(sprite).position == pytest.approx(sprite.position)
