@@ -65,6 +65,16 @@ class Membership:
     members: np.ndarray
     slots: np.ndarray
 
+    @functools.cached_property
+    def position_items(self) -> np.ndarray:
+        """Where the members' positions are in the list's buffer as complex64 ``(k,)``."""
+        return 2 * self.slots
+
+    @functools.cached_property
+    def angle_items(self) -> np.ndarray:
+        """Where the members' angles are in the list's buffer as float32 ``(k,)``."""
+        return 4 * self.slots + 3
+
 
 @dataclass(frozen=True)
 class ListSlots:
@@ -166,7 +176,10 @@ class ListSlots:
         moved = np.ones(len(written), dtype=bool)  # until a buffer shows otherwise
         if not self.lists:
             return moved
-        held = [_pairs(_buffer(each.sprite_list)).take(each.slots) for each in self.lists]
+        held = [
+            _buffer(each.sprite_list).view(np.complex64).take(each.position_items)
+            for each in self.lists
+        ]
         members = self._all_members
         expected = _pairs(written.astype(np.float32)).take(members)
         moved[members] = np.concatenate(held) != expected
@@ -264,24 +277,25 @@ def _write_sprite_lists(
     pairs = _pairs(positions.astype(np.float32))
     every = bool(moves.all() and turns.all())  # the usual case: no masks to apply
     for each in list_slots.lists:
-        sprite_list, members, slots = each.sprite_list, each.members, each.slots
+        sprite_list, members = each.sprite_list, each.members
         if sprite_list.spatial_hash is not None:
             hashed[members[bulk.take(members)]] = True
         buffer = _buffer(sprite_list)
         if every:
-            _pairs(buffer)[slots] = pairs.take(members)
-            buffer[slots, 3] = angles.take(members)
+            buffer.view(np.complex64)[each.position_items] = pairs.take(members)
+            buffer[each.angle_items] = angles.take(members)
         else:
             moved, turned = moves.take(members), turns.take(members)
-            _pairs(buffer)[slots[moved]] = pairs.take(members[moved])
-            buffer[slots[turned], 3] = angles.take(members[turned])
+            buffer.view(np.complex64)[each.position_items[moved]] = pairs.take(members[moved])
+            buffer[each.angle_items[turned]] = angles.take(members[turned])
         sprite_list._sprite_pos_angle_changed = True
     return hashed
 
 
 def _buffer(sprite_list: Any) -> np.ndarray:
-    """A sprite list's position/angle buffer as ``(capacity, 4)`` float32: x, y, depth, angle."""
-    return np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    """A sprite list's position/angle buffer as float32 ``(4 capacity,)``: x, y, depth and
+    angle of each slot in turn. As complex64, slot ``s``'s position is item ``2 s``."""
+    return np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32)
 
 
 def _pairs(xy: np.ndarray) -> np.ndarray:
