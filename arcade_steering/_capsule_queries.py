@@ -579,8 +579,7 @@ class CapsuleQueries:
         radius: float | np.ndarray,
         rows: np.ndarray,
         shapes: np.ndarray,
-        normals: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray | None]:
+    ) -> tuple[np.ndarray, np.ndarray]:
         """How deep circles overlap given candidate shapes, and which way is out.
 
         A narrow phase for a collision step: every pair at once, not just the deepest shape
@@ -592,7 +591,6 @@ class CapsuleQueries:
             radius: Circle radii, float >= 0 or ``[n]``, px.
             rows: ``[p]`` circle of each candidate pair.
             shapes: ``[p]`` index into :attr:`shapes` of each pair.
-            normals: Whether to compute the normals (else None is returned for them).
 
         Returns:
             ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
@@ -609,8 +607,6 @@ class CapsuleQueries:
         depth = cols[_k.RAD].take(shapes)
         depth -= distance
         depth += radius[rows] if isinstance(radius, np.ndarray) else radius
-        if not normals:
-            return depth, None
         on_core = distance <= _ON_CORE
         distance[on_core] = 1.0
         normal = local / distance * turn.conj()

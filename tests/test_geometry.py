@@ -828,7 +828,6 @@ def test_overlaps_and_frames_agree_with_pymunk() -> None:
     radius = rng.uniform(0, 30, 300)
     rows, shapes = geo.pairs(points[:, 0], points[:, 1], radius)
     depth, normal = geo.overlaps(points, radius, rows, shapes)
-    assert geo.overlaps(points, radius, rows, shapes, normals=False)[1] is None
     for i, j, d, n in zip(rows, shapes, depth, normal, strict=True):
         info = geo.shapes[j].point_query(tuple(points[i]))
         assert d == pytest.approx(radius[i] - info.distance, abs=1e-9)

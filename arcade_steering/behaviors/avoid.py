@@ -87,13 +87,12 @@ class AvoidWalls(SteeringComponent):
         if ctx.debug is not None:
             _draw_feelers(ctx, position, heading, length, side_angle, side_ratio)
         # One broad phase per agent serves its three feelers: they all lie within the front
-        # one's length of the agent's circle. Only the walls that close go to the ray cast.
+        # one's length of the agent's circle. The ray cast's own bounding-box test drops the
+        # walls the grid's cell lists bring that are not quite that close, in fewer calls than
+        # an exact distance filter here.
         geometry = ctx.geometry
         reach = length + radius
         pair_rows, walls = geometry.pairs(position.real, position.imag, reach, "walls")
-        if len(pair_rows):
-            near = geometry.overlaps(ctx.position, reach, pair_rows, walls, False)[0] >= 0.0
-            pair_rows, walls = pair_rows[near], walls[near]
         if len(pair_rows) == 0:
             return force
         # The agents with walls in reach, numbered 0..k-1 for the ray cast.
