@@ -35,11 +35,6 @@ _get_sprite_lists = operator.attrgetter("sprite_lists")
 
 _fast_types: dict[type, tuple[bool, bool]] = {}
 
-#: A sprite list's sprites by id and their slots, in the list's order: what decides its
-#: members' slots, without holding any sprite alive (an agent's id is its own while the world
-#: holds it).
-_Table = tuple[list[int], list[int]]
-
 
 def fast_setters(sprite: Any) -> tuple[bool, bool]:
     """Whether this module may replace ``sprite``'s position and angle setters."""
@@ -75,6 +70,21 @@ class Membership:
         """Where the members' angles are in the list's buffer as float32 ``(k,)``."""
         return 4 * self.slots + 3
 
+    def held_slots(self, sprites: list[Any]) -> list[Any]:
+        """Each member's slot in the list now (None for one it no longer holds), read from
+        the list's own table: the same int objects while nothing moved, so comparing two
+        readings is a pass of identity checks."""
+        return list(map(self.sprite_list.sprite_slot.get, self._members_of(sprites)))
+
+    @functools.cached_property
+    def _members_of(self) -> Callable[[list[Any]], Sequence[Any]]:
+        """A function picking the members out of the sprites, in one C-level call."""
+        members = self.members.tolist()
+        if len(members) == 1:
+            only = members[0]
+            return lambda sprites: (sprites[only],)
+        return operator.itemgetter(*members) if members else lambda sprites: ()
+
 
 @dataclass(frozen=True)
 class ListSlots:
@@ -92,9 +102,9 @@ class ListSlots:
     """
 
     lists: list[Membership]
-    #: Each list's sprites (by id) and their slots when the places were found, and the index
-    #: by id they were found with: while all are the same, so are the places.
-    seen: tuple[list[_Table], dict[int, int] | None] = field(
+    #: Each list's :meth:`Membership.held_slots` when the places were found, and the index by
+    #: id they were found with: while all are the same, so are the places.
+    seen: tuple[list[list[Any]], dict[int, int] | None] = field(
         default=([], None), repr=False, compare=False
     )
 
@@ -142,16 +152,18 @@ class ListSlots:
             lists = _memberships([weakref.proxy(each) for each in sprite_lists], sprites, ids)
         if index_of_id is None:
             return cls(lists)
-        return cls(lists, ([_table(each.sprite_list) for each in lists], index_of_id))
+        return cls(lists, ([each.held_slots(sprites) for each in lists], index_of_id))
 
     def _still_holds(self, sprites: list[Any], index_of_id: dict[int, int] | None) -> bool:
-        """Whether these places are still right: same index, same lists, no list joined."""
-        tables, seen_index = self.seen
+        """Whether these places are still right: the same sprites, each still at its slot in
+        each of its lists, and in no other list (a sprite that left one list for another
+        is no longer found in the first)."""
+        held, seen_index = self.seen
         if index_of_id is None or seen_index is not index_of_id:
             return False
         try:
-            for each, table in zip(self.lists, tables, strict=True):
-                if _table(each.sprite_list) != table:
+            for each, slots in zip(self.lists, held, strict=True):
+                if each.held_slots(sprites) != slots:
                     return False
         except ReferenceError:  # a list is gone
             return False
@@ -337,11 +349,6 @@ def _memberships(
             members = np.flatnonzero(slots >= 0)
             found[index] = Membership(sprite_list, members, slots.take(members))
     return [found[index] for index in range(len(sprite_lists))]
-
-
-def _table(sprite_list: Any) -> _Table:
-    slots = sprite_list.sprite_slot
-    return list(map(id, slots)), list(slots.values())
 
 
 def _membership_count(sprites: list[Any]) -> int:
