@@ -8,7 +8,7 @@ branches, say), so confirm a win in milliseconds with ``run.py`` when the machin
 
 The scenario is run twice under callgrind, for ``--skip`` updates and for ``--skip`` plus
 ``--updates``, and the difference is divided by ``--updates``: building the world and importing
-everything cancel out. Takes a minute or two per run (callgrind is ~50x slower).
+everything cancel out. Takes a few minutes (callgrind is ~50x slower).
 
 Usage::
 
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=sorted(scenarios))
     parser.add_argument("agents", type=int)
-    parser.add_argument("--updates", type=int, default=40, help="updates counted (40)")
+    parser.add_argument("--updates", type=int, default=200, help="updates counted (200)")
     parser.add_argument("--skip", type=int, default=10, help="updates left out first (10)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
