@@ -195,23 +195,20 @@ class SteeringContext:
         """
         world = self._frame.world
         groups = self.groups(name)
+        layout = self._node.cached(("among", name), lambda node: _AmongLayout(groups, len(self)))
         radius = np.asarray(radius, dtype=float)
         if radius.ndim and len(radius) and (radius == radius[0]).all():
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
-        # By content: Separation, Alignment and Cohesion are different nodes with equal groups.
-        key = (radius.tobytes(), tuple((id(value), rows.tobytes()) for value, rows in groups))
+        key = (radius.tobytes(), layout.key)
         shared = self._frame.__dict__.setdefault("_neighbors_among", {})
         if key in shared:
             return shared[key]
         rows = world._row_of_slot[self.slots]
         reach = float(radius) if radius.ndim == 0 else radius
         index = world._neighbor_index()
-        labels = world._among_labels([value for value, _ in groups]) if len(groups) > 1 else None
+        labels = world._among_labels(layout.values) if len(groups) > 1 else None
         if labels is not None:  # squads: every agent in one group at most
-            asked = np.empty(len(self), dtype=np.intp)
-            for label, (_, batch_rows) in enumerate(groups):
-                asked[batch_rows] = label
-            pairs = index.query(rows, reach, groups=(labels, asked))
+            pairs = index.query(rows, reach, groups=(labels, layout.asked))
         else:
             masks = [world._among_mask(value) for value, _ in groups]
             union = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
@@ -317,6 +314,26 @@ class TargetTable:
                     others.append((j, source))
             self._split = (np.array(targets, dtype=np.intp), np.array(slots, dtype=np.intp), others)
         return self._split
+
+
+class _AmongLayout:
+    """Who in a batch node asks about which group, worked out once per batch (and again
+    after a parameter changed), not every step.
+
+    Attributes:
+        values: The distinct groups asked about.
+        asked: Each agent's group, an index into ``values`` ``(n,)`` (read-only).
+        key: The groups (by id) and who asks about each (by content): Separation, Alignment
+            and Cohesion are different nodes with equal groups, and share one answer.
+    """
+
+    def __init__(self, groups: list[tuple[Any, np.ndarray]], n: int) -> None:
+        self.values = [value for value, _ in groups]
+        self.asked = np.empty(n, dtype=np.intp)
+        for label, (_, rows) in enumerate(groups):
+            self.asked[rows] = label
+        self.asked.flags.writeable = False  # shared by the steps that reuse it
+        self.key = tuple((id(value), rows.tobytes()) for value, rows in groups)
 
 
 def _in_asked_group(

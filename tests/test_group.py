@@ -107,6 +107,24 @@ def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
     assert got[near_blue].tolist() == [0.0, 0.0]
 
 
+def test_an_agent_given_another_among_list_between_updates_sees_its_new_group(world) -> None:
+    # Two groups in one batch (so agents are labelled by group), then one Separation is handed
+    # another list: its agent must now keep away from that list's member instead.
+    left, right = [StubSprite(-10, 0)], [StubSprite(10, 0)]
+    askers = [StubSprite(0, 0), StubSprite(0, 100)]
+    for sprite in (*left, *right, StubSprite(0, 90)):
+        world.attach(sprite, steer.Seek((0, 0)))
+    separations = [steer.Separation(30, among=left), steer.Separation(30, among=[])]
+    for asker, separation in zip(askers, separations, strict=True):
+        world.attach(asker, separation)
+    slot = world.agent_of(askers[0])._slot
+    world.update(DT)
+    assert batch_forces(world)[slot][0] > 0.0  # away from the left squad's member
+    separations[0].among = right
+    world.update(DT)
+    assert batch_forces(world)[slot][0] < 0.0  # away from the right one's
+
+
 # -- alignment and cohesion ------------------------------------------------------------------
 
 
