@@ -486,10 +486,10 @@ class SteeringWorld:
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - self._angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned
-        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
-        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
         if not changed.all() and self._rewrite_unchanged(changed, list_slots):
             changed = np.ones_like(changed)
+        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
+        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
         faced = rotating & changed
         self._angle[rows[faced]] = angle[faced]
         if changed.all():
