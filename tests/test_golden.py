@@ -27,12 +27,7 @@ from typing import Any
 import arcade
 import numpy as np
 import pytest
-
-sys.path.insert(0, str(FilePath(__file__).parent))
-
-import arcade_steering as steer  # noqa: E402
-from arcade_steering.testing import StubSprite  # noqa: E402
-from test_determinism import (  # noqa: E402
+from test_determinism import (
     ARCADE_NAMES,
     CHURN_NAMES,
     Run,
@@ -48,6 +43,9 @@ from test_determinism import (  # noqa: E402
     no_script,
     simulate,
 )
+
+import arcade_steering as steer
+from arcade_steering.testing import StubSprite
 
 GOLDEN = FilePath(__file__).with_name("golden_trajectories.json")
 
