@@ -84,6 +84,11 @@ class GameView(arcade.View):
         self.help = arcade.Text(HELP, 12, 12, arcade.color.LIGHT_GRAY, 11)
         self.restart()
 
+    def on_show_view(self) -> None:
+        # arcade.get_fps() counts frames only while timings are on.
+        if not arcade.timings_enabled():
+            arcade.enable_timings()
+
     def restart(self) -> None:
         """A new round: level, cast and score from scratch."""
         self.scene = Scene(self.seed, self.followers)

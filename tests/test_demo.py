@@ -1,9 +1,11 @@
-"""The demo game: headless runs, its summary, and the controls (handlers called directly)."""
+"""The demo game: headless runs, its summary and command line, the controls (handlers called
+directly)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,8 @@ import arcade
 import pytest
 from PIL import Image
 
+from arcade_steering.examples._cli import frame
+from demo_game.__main__ import main
 from demo_game.game import GameView
 
 
@@ -43,7 +47,9 @@ def test_headless_run_prints_summary_and_saves_a_frame(tmp_path: Path) -> None:
     assert summary["in_sight_cone_fraction"] < 0.2
     assert summary["mean_distance_to_leader"] < 150
     assert summary["steering_ms_mean"] > 0
-    image = Image.open(shot).convert("RGB")
+    assert summary["fps"] > 0
+    image = Image.open(shot)
+    assert image.mode == "RGB"  # opaque, as the window shows it
     assert image.size == (1280, 720)
     assert len(set(image.getdata())) > 50  # not blank: level, tanks, scout, flags
 
@@ -65,6 +71,13 @@ def view(window) -> GameView:
 def _run(view: GameView, frames: int) -> None:
     for _ in range(frames):
         view.on_update(1 / 60)
+
+
+def test_the_hud_shows_the_frame_rate_after_120_frames(view: GameView) -> None:
+    for _ in range(120):
+        frame(view.window)  # as headless runs do: dispatched update and draw
+    fps = float(re.search(r"fps (\d+)", view.hud.text)[1])
+    assert fps > 0, view.hud.text
 
 
 def test_keys_move_the_scout(view: GameView) -> None:
@@ -165,3 +178,43 @@ def test_headless_mean_counts_only_the_updates_that_ran(monkeypatch) -> None:
     summary = headless.run_headless(args)
     assert len(RoundOverAfterThree.ran) == 3
     assert summary["steering_ms_mean"] == round(sum(RoundOverAfterThree.ran) / 3, 4)
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["--headless", "--frames", "-5"], "argument --frames: must be at least 1, got -5"),
+        (["--headless", "--followers", "-1"], "argument --followers: must be at least 0"),
+        (["--seed", "x"], "argument --seed: invalid int value"),
+        (["--frames", "30"], "--frames and --screenshot go with --headless"),
+    ],
+)
+def test_bad_options_are_argparse_errors(
+    argv: list[str], complaint: str, capsys, monkeypatch
+) -> None:
+    # As on a machine with a display, where a run without --headless opens a window.
+    monkeypatch.setattr(arcade, "headless", False)
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    assert complaint in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux runs without a display")
+def test_without_a_display_one_line_points_at_headless() -> None:
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")
+    env = {key: value for key, value in os.environ.items() if key not in hidden}
+    result = subprocess.run(
+        [sys.executable, "-m", "demo_game"], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "no display" in result.stderr and "--headless" in result.stderr
+    help_text = subprocess.run(
+        [sys.executable, "-m", "demo_game", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert help_text.returncode == 0 and "collect every flag" in help_text.stdout

@@ -167,4 +167,4 @@ def frame(window: arcade.Window) -> None:
 def save_screenshot(path: str | None) -> None:
     """Save what the window shows (after the last ``on_draw``) as a PNG, if ``path`` is given."""
     if path:
-        arcade.get_image().save(path)
+        arcade.get_image().convert("RGB").save(path)  # opaque, as the window shows it
