@@ -33,6 +33,14 @@ SIGHT_HALF_ANGLE = 32.0
 FOLLOW_DISTANCE = 55.0
 SEPARATION_RADIUS = 34.0
 OBSTACLE_RADIUS = 24.0
+#: Radii of the tanks' circles, px: about half the sprites' smaller sides.
+LEADER_RADIUS = 14.25
+FOLLOWER_RADIUS = 10.5
+#: A new route has this many points, each the first clear one of so many random candidates;
+#: N tries so many random routes before it keeps the old one.
+ROUTE_POINTS = 7
+ROUTE_CANDIDATES = 24
+ROUTE_TRIES = 100
 
 
 def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
@@ -111,6 +119,7 @@ class Scene:
             self.patrol_behavior(),
             max_speed=LEADER_SPEED,
             max_force=300.0,
+            radius=LEADER_RADIUS,
             facing="down",
         )
         self.squad_behavior = squad_behavior(self.leader, self.squad)
@@ -152,6 +161,7 @@ class Scene:
             self.squad_behavior,
             max_speed=FOLLOWER_SPEED,
             max_force=400.0,
+            radius=FOLLOWER_RADIUS,
             facing="down",
         )
 
@@ -179,21 +189,67 @@ class Scene:
         )
         return not bool(hits.hit[0])
 
-    def new_route(self) -> None:
-        """A new random closed patrol route through open ground, as the references' demo."""
-        center = np.array([self.level.width / 2, self.level.height / 2])
+    def new_route(self) -> bool:
+        """A new random closed patrol route through open ground, joined from where the leader is.
+
+        The route's points lie round the level's centre in order of angle; each leg keeps
+        :meth:`route_clearance` from walls and obstacles (a swept circle of that radius touches
+        none), so the squad never has to split round a wall, and the leader has a clear way to
+        the route's nearest point.
+
+        Returns:
+            Whether the route changed: False (the route kept) if none of :data:`ROUTE_TRIES`
+            tries found one.
+        """
+        leader = self.world.agent_of(self.leader)
+        start = np.array([leader.position])
+        for _ in range(ROUTE_TRIES):
+            points = self._random_loop()
+            if points is None:
+                continue
+            route = steer.Path(points, radius=self.route.radius, closed=True)
+            way_on = self.world.geometry.raycast(
+                start, route.project(start).point, inflate=leader.radius
+            )
+            if not way_on.hit[0]:
+                self.route = route
+                leader.behavior = self.patrol_behavior()
+                return True
+        return False
+
+    def _random_loop(self) -> np.ndarray | None:
+        """:data:`ROUTE_POINTS` random points round the level's centre whose closed polyline
+        keeps :meth:`route_clearance` from walls and obstacles, or None if this try failed.
+
+        Point by point, in order of angle: of :data:`ROUTE_CANDIDATES` random distances from
+        the centre in the point's direction, the first whose point and whose leg from the last
+        point are clear.
+        """
+        geometry = self.world.geometry
+        clearance = self.route_clearance()
+        centre = np.array([self.level.width, self.level.height]) / 2
+        # Evenly round the centre, each turned by up to 30% of the spacing: no two points
+        # crowd one direction (a spike the squad can't follow).
+        spacing = 2 * math.pi / ROUTE_POINTS
+        angles = spacing * (np.arange(ROUTE_POINTS) + self.rng.uniform(-0.3, 0.3, ROUTE_POINTS))
         points: list[np.ndarray] = []
-        for angle in np.sort(self.rng.uniform(0.0, 2 * math.pi, 7)):
-            for _ in range(40):
-                reach = self.rng.uniform(0.45, 0.9) * center
-                point = center + reach * np.array([math.cos(angle), math.sin(angle)])
-                clear = self.world.geometry.nearest(point[None, :], 60.0)
-                if not clear.found[0]:
-                    points.append(point)
-                    break
-        if len(points) >= 3:
-            self.route = steer.Path(points, radius=self.route.radius, closed=True)
-            self.world.agent_of(self.leader).behavior = self.patrol_behavior()
+        for angle in angles + self.rng.uniform(0.0, 2 * math.pi):
+            reach = self.rng.uniform(0.45, 0.9, (ROUTE_CANDIDATES, 1)) * centre
+            candidates = centre + reach * np.array([math.cos(angle), math.sin(angle)])
+            clear = ~geometry.nearest(candidates, clearance).found
+            if points:
+                leg_starts = np.broadcast_to(points[-1], candidates.shape)
+                clear &= ~geometry.raycast(leg_starts, candidates, inflate=clearance).hit
+            if not clear.any():
+                return None
+            points.append(candidates[np.argmax(clear)])
+        closing = geometry.raycast(points[-1][None], points[0][None], inflate=clearance)
+        return None if closing.hit[0] else np.array(points)
+
+    def route_clearance(self) -> float:
+        """How far a patrol route's centre line keeps from walls and obstacles, px: the
+        route's radius plus the larger tank's."""
+        return self.route.radius + max(LEADER_RADIUS, FOLLOWER_RADIUS)
 
     def add_obstacle(self, position: tuple[float, float]) -> None:
         """A new round obstacle where the player clicked."""

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import ClassVar
 
 import arcade
+import numpy as np
 import pytest
 from PIL import Image
 
 from arcade_steering.examples._cli import frame
 from demo_game.__main__ import main
 from demo_game.game import GameView
+from demo_game.scene import FOLLOWER_RADIUS, LEADER_RADIUS
 
 
 def test_headless_run_prints_summary_and_saves_a_frame(tmp_path: Path) -> None:
@@ -131,6 +133,28 @@ def test_n_makes_a_new_route_the_leader_follows(view: GameView) -> None:
     assert view.scene.route is not old
     assert view.scene.route.closed
     _run(view, 60)
+
+
+def test_new_routes_run_through_open_ground(view: GameView) -> None:
+    """200 routes from N, the leader moving between them: no leg crosses a wall or an
+    obstacle, and every leg keeps the route's radius plus the tanks' off them."""
+    scene = view.scene
+    geometry = scene.world.geometry
+    clearance = scene.route.radius + max(LEADER_RADIUS, FOLLOWER_RADIUS)
+    changed = 0
+    for _ in range(200):
+        _run(view, 3)
+        old = scene.route
+        view.on_key_press(arcade.key.N, 0)
+        changed += scene.route is not old
+        starts, ends = scene.route.starts, scene.route.ends
+        assert not geometry.raycast(starts, ends).hit.any()  # the issue's check
+        # Points every 2 px along every leg, each at least the clearance from any shape.
+        steps = np.linspace(0.0, 1.0, 400)[:, None, None]
+        along = (starts + steps * (ends - starts)).reshape(-1, 2)
+        near = geometry.nearest(along, clearance)
+        assert not (near.found & (near.distance < clearance - 1e-6)).any()
+    assert changed >= 195
 
 
 def test_being_seen_starts_a_chase_and_contact_ends_the_round(view: GameView) -> None:
