@@ -7,6 +7,7 @@ drawing and rules on top.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path as FilePath
 
 import arcade
@@ -41,6 +42,10 @@ FOLLOWER_RADIUS = 10.5
 ROUTE_POINTS = 7
 ROUTE_CANDIDATES = 24
 ROUTE_TRIES = 100
+#: A new follower looks for a free place on this many rings round the squad, in this many
+#: directions each.
+JOIN_RINGS = 4
+JOIN_DIRECTIONS = 12
 
 
 def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
@@ -55,12 +60,13 @@ def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
     return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
 
 
-def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.SteeringComponent:
+def squad_behavior(leader: arcade.Sprite, convoy: arcade.SpriteList) -> steer.SteeringComponent:
     """The followers' behaviour: keep out of the leader's sight cone, follow it, keep apart.
 
     Args:
         leader: The sprite the squad follows.
-        squad: The followers, for separation within the squad.
+        convoy: The leader and its followers: a follower keeps apart from the others and from
+            the leader, so that it does not drive under a leader that stops or turns.
 
     Returns:
         One behaviour tree, meant to be shared by the whole squad.
@@ -71,7 +77,7 @@ def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.Ste
         steer.EvadeSightCone(leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
         steer.WeightedBlend(
             (steer.FollowLeader(leader, distance=FOLLOW_DISTANCE), 1.0),
-            (steer.Separation(SEPARATION_RADIUS, among=squad), 2.0),
+            (steer.Separation(SEPARATION_RADIUS, among=convoy), 2.0),
         ),
     )
 
@@ -108,12 +114,15 @@ class Scene:
 
         self.leader_list = arcade.SpriteList()
         self.squad = arcade.SpriteList()
+        #: The leader and the squad, for the followers' separation.
+        self.convoy = arcade.SpriteList()
         self.scout_list = arcade.SpriteList()
         self.flags = arcade.SpriteList()
 
         self.leader = arcade.Sprite(LEADER_TEXTURE, scale=0.75)
         self.leader.position = self.level.spawns["leader"][0]
         self.leader_list.append(self.leader)
+        self.convoy.append(self.leader)
         self.world.attach(
             self.leader,
             self.patrol_behavior(),
@@ -122,9 +131,10 @@ class Scene:
             radius=LEADER_RADIUS,
             facing="down",
         )
-        self.squad_behavior = squad_behavior(self.leader, self.squad)
-        for _ in range(followers):
-            self.add_follower()
+        self.squad_behavior = squad_behavior(self.leader, self.convoy)
+        spawn = np.array(self.level.spawns["squad"][0])
+        for jitter in self.rng.uniform(-30.0, 30.0, (followers, 2)):
+            self.add_follower(spawn + jitter)
 
         self.control = PlayerControl()
         self.scout = arcade.Sprite(SCOUT_TEXTURE, scale=0.3)
@@ -149,13 +159,16 @@ class Scene:
             steer.AvoidWalls(), steer.AvoidObstacles(), steer.Pursue(self.scout)
         )
 
-    def add_follower(self) -> None:
-        """One more follower, placed near the squad's spawn point."""
-        x, y = self.level.spawns["squad"][0]
-        jitter = self.rng.uniform(-30.0, 30.0, 2)
+    def add_follower(self, position: Sequence[float] | None = None) -> None:
+        """One more follower, at ``position`` or else beside the squad (:meth:`spot_beside_squad`).
+
+        Args:
+            position: ``(x, y)`` px, or None.
+        """
         follower = arcade.Sprite(FOLLOWER_TEXTURE, scale=0.5)
-        follower.position = (x + jitter[0], y + jitter[1])
+        follower.position = tuple(self.spot_beside_squad() if position is None else position)
         self.squad.append(follower)
+        self.convoy.append(follower)
         self.world.attach(
             follower,
             self.squad_behavior,
@@ -164,6 +177,45 @@ class Scene:
             radius=FOLLOWER_RADIUS,
             facing="down",
         )
+
+    def spot_beside_squad(self) -> np.ndarray:
+        """Where a new follower joins: the free place nearest to the squad member nearest to
+        the squad's centre (behind the leader if it has no squad), on rings round it.
+
+        Free means clear of walls and obstacles, in sight of that member (no wall between
+        them), out of the leader's sight cone and a separation radius from every agent.
+
+        Returns:
+            ``(x, y)`` px; the member's own place if no ring has a free one.
+        """
+        leader = self.world.agent_of(self.leader)
+        members = np.array([self.world.agent_of(s).position for s in self.squad]).reshape(-1, 2)
+        if len(members):
+            centre = members.mean(axis=0)
+            anchor = members[np.argmin(np.hypot(*(members - centre).T))]
+        else:
+            anchor = np.array(leader.position) - FOLLOW_DISTANCE * np.array(leader.heading)
+        turns = np.linspace(0.0, 2 * math.pi, JOIN_DIRECTIONS, endpoint=False)
+        rings = SEPARATION_RADIUS * np.arange(1, JOIN_RINGS + 1)
+        offsets = rings[:, None, None] * np.stack((np.cos(turns), np.sin(turns)), axis=1)
+        spots = anchor + offsets.reshape(-1, 2)
+        radius = FOLLOWER_RADIUS
+        geometry = self.world.geometry
+        crowd = np.array([agent.position for agent in self.world.agents])
+        gaps = np.hypot(*(spots[:, None, :] - crowd[None, :, :]).transpose(2, 0, 1))
+        inside, _ = in_sight(
+            spots - np.array(leader.position),
+            np.repeat([leader.heading], len(spots), axis=0),
+            np.full(len(spots), SIGHT_LENGTH),
+            np.full(len(spots), math.radians(SIGHT_HALF_ANGLE)),
+        )
+        free = (
+            ~geometry.nearest(spots, radius).found
+            & ~geometry.raycast(np.broadcast_to(anchor, spots.shape), spots, inflate=radius).hit
+            & (gaps.min(axis=1) >= SEPARATION_RADIUS)
+            & ~inside
+        )
+        return spots[np.argmax(free)] if free.any() else anchor
 
     def remove_follower(self) -> None:
         """The newest follower leaves the game."""

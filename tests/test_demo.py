@@ -19,7 +19,7 @@ from PIL import Image
 from arcade_steering.examples._cli import frame
 from demo_game.__main__ import main
 from demo_game.game import GameView
-from demo_game.scene import FOLLOWER_RADIUS, LEADER_RADIUS
+from demo_game.scene import FOLLOWER_RADIUS, LEADER_RADIUS, SEPARATION_RADIUS
 
 
 def test_headless_run_prints_summary_and_saves_a_frame(tmp_path: Path) -> None:
@@ -117,6 +117,42 @@ def test_plus_and_minus_change_the_squad(view: GameView) -> None:
     assert len(view.scene.squad) == 13
     assert len(view.scene.world) == 13 + 2  # followers, leader, scout
     _run(view, 5)
+
+
+def test_a_new_follower_joins_beside_the_squad(view: GameView) -> None:
+    scene = view.scene
+    world = scene.world
+    _run(view, 20 * 60)  # the squad is far from its spawn point by now
+    members = np.array([world.agent_of(sprite).position for sprite in scene.squad])
+    spawn = np.array(scene.level.spawns["squad"][0])
+    assert np.hypot(*(members - spawn).T).min() > 300
+    for _ in range(3):
+        view.on_key_press(arcade.key.PLUS, 0)
+        joined = np.array(world.agent_of(scene.squad[-1]).position)
+        others = np.array([a.position for a in world.agents if a.sprite is not scene.squad[-1]])
+        gaps = np.hypot(*(others - joined).T)
+        assert gaps.min() >= SEPARATION_RADIUS  # on free ground, touching nobody ...
+        assert np.hypot(*(members - joined).T).min() <= 3 * SEPARATION_RADIUS  # ... beside them
+        assert not scene.sees(tuple(joined))
+        assert not world.geometry.nearest(joined[None], FOLLOWER_RADIUS).found[0]
+        nearest = members[np.argmin(np.hypot(*(members - joined).T))]
+        assert not world.geometry.raycast(nearest[None], joined[None], kinds="walls").hit[0]
+    _run(view, 5 * 60)
+    positions = np.array([world.agent_of(sprite).position for sprite in scene.squad])
+    leader = np.array(world.agent_of(scene.leader).position)
+    assert np.hypot(*(positions - leader).T).max() < 200  # the newcomers kept up
+
+
+def test_followers_keep_off_the_leader(view: GameView) -> None:
+    # Round corners too: a follower cutting one used to drive under the leader.
+    scene = view.scene
+    leader = scene.world.agent_of(scene.leader)
+    closest = np.inf
+    for _ in range(15 * 60):
+        view.on_update(1 / 60)
+        positions = np.array([scene.world.agent_of(s).position for s in scene.squad])
+        closest = min(closest, np.hypot(*(positions - leader.position).T).min())
+    assert closest > 0.75 * (LEADER_RADIUS + FOLLOWER_RADIUS)
 
 
 def test_clicks_add_and_remove_obstacles(view: GameView) -> None:
