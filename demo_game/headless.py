@@ -14,7 +14,7 @@ from .metrics import SquadMetrics
 
 
 def run_headless(args: Namespace) -> dict[str, Any]:
-    """Run ``args.frames`` frames at a fixed 1/60 s with the scout idle.
+    """Run ``args.frames`` frames at a fixed 1/60 s with the scout idle, no intro panel.
 
     Every frame is updated and drawn as in a window; the last one is saved to
     ``args.screenshot`` if given.
@@ -24,7 +24,7 @@ def run_headless(args: Namespace) -> dict[str, Any]:
         frames per second the HUD shows, and the squad's :class:`SquadMetrics`.
     """
     window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT, WINDOW_TITLE, visible=False)
-    view = GameView(seed=args.seed, followers=args.followers, debug=args.debug)
+    view = GameView(seed=args.seed, followers=args.followers, debug=args.debug, intro=False)
     window.show_view(view)
     metrics = SquadMetrics()
     steering_ms = []

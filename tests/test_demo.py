@@ -1,5 +1,5 @@
 """The demo game: headless runs, its summary and command line, the controls (handlers called
-directly)."""
+directly), routes, joining followers, the HUD and the panels."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from PIL import Image
 
 from arcade_steering.examples._cli import frame
 from demo_game.__main__ import main
-from demo_game.game import GameView
+from demo_game.game import HUD_MARGIN, WINDOW_HEIGHT, WINDOW_WIDTH, GameView
 from demo_game.scene import FOLLOWER_RADIUS, LEADER_RADIUS, SEPARATION_RADIUS
 
 
@@ -65,7 +65,7 @@ def window():
 
 @pytest.fixture
 def view(window) -> GameView:
-    view = GameView(seed=1)
+    view = GameView(seed=1, intro=False)
     window.show_view(view)
     return view
 
@@ -82,6 +82,71 @@ def test_the_hud_shows_the_frame_rate_after_120_frames(view: GameView) -> None:
     assert fps > 0, view.hud.text
 
 
+def test_the_round_waits_on_the_intro_until_a_key(window) -> None:
+    view = GameView(seed=1)
+    window.show_view(view)
+    leader = view.scene.leader.position
+    view.on_draw()
+    assert view.panel.rect[1] > view.panel.rect[0]  # the intro is up
+    _run(view, 10)
+    assert view.scene.leader.position == leader  # waiting
+    view.on_key_press(arcade.key.F1, 0)  # F1 shows the controls, still waiting
+    _run(view, 10)
+    assert view.show_intro and view.show_help and view.scene.leader.position == leader
+    view.on_key_press(arcade.key.F1, 0)
+    view.on_key_press(arcade.key.D, 0)  # any other key starts, and does what it does
+    _run(view, 30)
+    assert not view.show_intro and view.scene.leader.position != leader
+    assert view.scene.control.direction == (1.0, 0.0)
+
+
+def _overlaps(rect: tuple[float, float, float, float], sprite: arcade.Sprite) -> bool:
+    left, right, bottom, top = rect
+    return not (
+        sprite.right < left or sprite.left > right or sprite.top < bottom or sprite.bottom > top
+    )
+
+
+def test_panels_have_a_backing_clear_of_walls_and_flags(view: GameView) -> None:
+    """Intro, help, pause, caught and won: each panel fits the window, and neither a wall nor
+    a flag nor the scout's start lies under it."""
+    scene = view.scene
+    geometry = scene.world.geometry
+    scout_start = scene.scout.position
+    states = {
+        "intro": {"show_intro": True},
+        "help": {"show_help": True},
+        "paused": {"paused": True},
+        "caught": {"state": "caught"},
+        "won": {"state": "won"},
+    }
+    for name, state in states.items():
+        for attribute, value in state.items():
+            setattr(view, attribute, value)
+        view.on_draw()
+        left, right, bottom, top = rect = view.panel.rect
+        assert 0 < left < right < WINDOW_WIDTH and 0 < bottom < top < WINDOW_HEIGHT, name
+        xs, ys = np.meshgrid(np.arange(left, right + 1, 2.0), np.arange(bottom, top + 1, 2.0))
+        under = np.column_stack((xs.ravel(), ys.ravel()))
+        assert not geometry.nearest(under, 1.0, kinds="walls").found.any(), name
+        assert not any(_overlaps(rect, flag) for flag in scene.flags), name
+        scene.scout.position = scout_start
+        assert not _overlaps(rect, scene.scout), name
+        view.show_intro = view.show_help = view.paused = False
+        view.state = "sneaking"
+
+
+def test_the_hud_line_and_its_hints_fit_side_by_side(view: GameView) -> None:
+    view.state = "chased"
+    view.elapsed = 999.9
+    view.on_draw()
+    hud, alert, hint = view.hud, view.alert, view.hint
+    assert "F1" in hint.text
+    assert hud.left >= HUD_MARGIN and hud.right < alert.left < alert.right < hint.left
+    assert hint.right <= WINDOW_WIDTH - HUD_MARGIN + 1
+    assert all(text.top <= WINDOW_HEIGHT for text in (hud, alert, hint))
+
+
 def test_keys_move_the_scout(view: GameView) -> None:
     start = view.scene.scout.position
     view.on_key_press(arcade.key.D, 0)
@@ -96,7 +161,10 @@ def test_space_toggles_debug_p_pauses_f1_help_r_restarts(view: GameView) -> None
     assert view.show_debug
     view.on_draw()
     view.on_key_press(arcade.key.F1, 0)
-    assert view.show_help
+    assert view.show_help and not view.running  # the game waits while the help is up
+    view.on_draw()
+    view.on_key_press(arcade.key.F1, 0)
+    assert view.running
     view.on_key_press(arcade.key.P, 0)
     leader = view.scene.leader.position
     _run(view, 10)
