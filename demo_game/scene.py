@@ -199,21 +199,15 @@ class Scene:
         rings = SEPARATION_RADIUS * np.arange(1, JOIN_RINGS + 1)
         offsets = rings[:, None, None] * np.stack((np.cos(turns), np.sin(turns)), axis=1)
         spots = anchor + offsets.reshape(-1, 2)
-        radius = FOLLOWER_RADIUS
         geometry = self.world.geometry
+        starts = np.broadcast_to(anchor, spots.shape)
         crowd = np.array([agent.position for agent in self.world.agents])
-        gaps = np.hypot(*(spots[:, None, :] - crowd[None, :, :]).transpose(2, 0, 1))
-        inside, _ = in_sight(
-            spots - np.array(leader.position),
-            np.repeat([leader.heading], len(spots), axis=0),
-            np.full(len(spots), SIGHT_LENGTH),
-            np.full(len(spots), math.radians(SIGHT_HALF_ANGLE)),
-        )
+        gaps = np.linalg.norm(spots[:, None, :] - crowd[None, :, :], axis=2)
         free = (
-            ~geometry.nearest(spots, radius).found
-            & ~geometry.raycast(np.broadcast_to(anchor, spots.shape), spots, inflate=radius).hit
+            ~geometry.nearest(spots, FOLLOWER_RADIUS).found
+            & ~geometry.raycast(starts, spots, inflate=FOLLOWER_RADIUS).hit
             & (gaps.min(axis=1) >= SEPARATION_RADIUS)
-            & ~inside
+            & ~self.in_cone(spots)
         )
         return spots[np.argmax(free)] if free.any() else anchor
 
@@ -224,18 +218,27 @@ class Scene:
             self.world.detach(follower)
             follower.remove_from_sprite_lists()
 
+    def in_cone(self, points: np.ndarray) -> np.ndarray:
+        """Which of ``points`` ``(n, 2)`` lie inside the leader's sight cone, walls or not.
+
+        Returns:
+            ``(n,)`` bool.
+        """
+        leader = self.world.agent_of(self.leader)
+        count = len(points)
+        inside, _ = in_sight(
+            np.asarray(points, dtype=float) - leader.position,
+            np.repeat([leader.heading], count, axis=0),
+            np.full(count, SIGHT_LENGTH),
+            np.full(count, math.radians(SIGHT_HALF_ANGLE)),
+        )
+        return inside
+
     def sees(self, position: tuple[float, float]) -> bool:
         """Whether the leader sees ``position``: inside its cone and not behind a wall."""
-        leader = self.world.agent_of(self.leader)
-        offset = np.subtract(position, leader.position)[None, :]
-        inside, _ = in_sight(
-            offset,
-            np.array([leader.heading]),
-            np.array([SIGHT_LENGTH]),
-            np.array([math.radians(SIGHT_HALF_ANGLE)]),
-        )
-        if not inside[0]:
+        if not self.in_cone(np.array([position]))[0]:
             return False
+        leader = self.world.agent_of(self.leader)
         hits = self.world.geometry.raycast(
             np.array([leader.position]), np.array([position]), kinds="walls"
         )
