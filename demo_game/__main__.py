@@ -1,46 +1,46 @@
-"""Run the demo game.
-
-``python -m demo_game`` opens the window. ``python -m demo_game --headless --frames N
---seed S --screenshot PATH [--followers K]`` runs N frames without a display and prints a
-JSON summary as the last line.
-"""
+"""Run the demo game: ``python -m demo_game`` or ``arcade-steering-demo`` (``--help``)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
+import arcade
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The command line options."""
-    parser = argparse.ArgumentParser(prog="python -m demo_game", description=__doc__)
-    parser.add_argument("--headless", action="store_true", help="run without a display")
-    parser.add_argument("--frames", type=int, default=600, help="frames to run when headless")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the steering world")
-    parser.add_argument("--followers", type=int, default=12, help="size of the squad")
-    parser.add_argument("--screenshot", metavar="PATH", help="save the last frame as PNG")
-    parser.add_argument("--debug", action="store_true", help="start with the debug overlay on")
-    return parser.parse_args(argv)
+from arcade_steering.examples import _cli
+
+from . import game
+from .headless import run_headless
+from .scene import FOLLOWERS
+
+
+def open_window(args: argparse.Namespace) -> None:
+    """Play in a window until it closes."""
+    window = arcade.Window(game.WINDOW_WIDTH, game.WINDOW_HEIGHT, game.WINDOW_TITLE)
+    view = game.GameView(seed=args.seed, followers=args.followers, debug=args.debug)
+    window.show_view(view)
+    arcade.run()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m demo_game``."""
-    args = parse_args(argv)
-    if args.headless:
-        os.environ["ARCADE_HEADLESS"] = "1"
-        from .headless import run_headless
+    """Entry point of ``python -m demo_game`` and ``arcade-steering-demo``.
 
-        run_headless(args)
-        return 0
-    import arcade
+    Args:
+        argv: The arguments; None for ``sys.argv[1:]``.
 
-    from .game import WINDOW_HEIGHT, WINDOW_TITLE, WINDOW_WIDTH, GameView
-
-    window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT, WINDOW_TITLE)
-    window.show_view(GameView(seed=args.seed, followers=args.followers, debug=args.debug))
-    arcade.run()
-    return 0
+    Returns:
+        The exit status.
+    """
+    parser = _cli.make_parser("demo_game", game.__doc__)
+    parser.add_argument(
+        "--followers",
+        type=_cli.whole_number(0),
+        default=FOLLOWERS,
+        metavar="K",
+        help=f"size of the squad (default {FOLLOWERS})",
+    )
+    parser.add_argument("--debug", action="store_true", help="start with the debug overlay on")
+    return _cli.launch("demo_game", parser, argv, open_window, run_headless)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
-"""Sneak past the patrol: collect every flag without being seen by the red leader.
+"""Sneak past the patrol: collect every flag without being caught by the red leader's squad.
 
 A leader patrols a route, its squad of tanks follows it, keeps apart, steers round walls and
 obstacles and keeps out of the leader's sight cone. You are the blue scout. If the leader sees
-you it gives chase (its behaviour is swapped at run time) and the squad follows; caught means
-the round is over.
+you it gives chase (its behaviour is swapped at run time) and the squad follows; it gives up
+when it has not seen you for three seconds. Touching a tank ends the round.
 
 Controls: WASD / arrows move the scout; Space toggles the steering debug overlay; left click
 adds an obstacle, right click removes the nearest; N makes a new random patrol route; + / -
-add or remove followers; P pauses; R restarts; F1 shows help; Esc quits.
+add or remove followers; P pauses; R restarts; F1 shows the controls; Esc quits.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from collections import deque
 import arcade
 import numpy as np
 
-from .scene import SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene
+from arcade_steering.examples._base import draw_path
+
+from .panel import Panel
+from .scene import FOLLOWERS, SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene
 
 WINDOW_WIDTH = 1280
 WINDOW_HEIGHT = 720
@@ -28,7 +31,7 @@ WINDOW_TITLE = "arcade_steering: sneak past the patrol"
 BACKGROUND = (30, 36, 30)
 WALL_COLOR = (200, 190, 160)
 OBSTACLE_COLOR = (96, 120, 88)
-ROUTE_COLOR = (230, 220, 120, 40)
+ROUTE_COLOR = (61, 65, 44)  # a faint yellow on the background
 ROUTE_LINE_COLOR = (230, 220, 120, 120)
 CONE_COLOR = (255, 80, 60, 60)
 CONE_ALERT_COLOR = (255, 40, 40, 120)
@@ -46,9 +49,25 @@ KEYS = {
     arcade.key.D: (1, 0),
     arcade.key.RIGHT: (1, 0),
 }
-HELP = (
-    "WASD/arrows move   Space debug   click +obstacle   right click -obstacle   "
-    "N new route   +/- followers   P pause   R restart   F1 help   Esc quit"
+HUD_COLOR = arcade.color.WHITE_SMOKE
+ALERT_COLOR = (255, 110, 90)
+HUD_MARGIN = 12
+#: Laid over the level while a panel shows, so the panel stands out.
+DIM = (0, 0, 0, 120)
+#: Where the panels hang from: the middle of their top edge, over open ground between the
+#: top of the route and the keep, clear of walls and flags.
+PANEL_TOP = (WINDOW_WIDTH / 2, 572)
+WIN_COLOR = (140, 230, 120)
+#: The controls F1 lists besides moving: ``(key, what it does)``.
+HELP_KEYS = (
+    ("P", "pause"),
+    ("R", "restart"),
+    ("Esc", "quit"),
+    ("Space", "debug overlay"),
+    ("click", "add an obstacle"),
+    ("right click", "remove one"),
+    ("N", "new patrol route"),
+    ("+ / -", "more / fewer tanks"),
 )
 
 
@@ -59,30 +78,52 @@ class GameView(arcade.View):
         seed: Seed of the steering world (and of random routes and spawns).
         followers: Size of the squad at the start of a round.
         debug: Start with the debug overlay on.
+        intro: Open on the panel that explains the game, waiting for a key.
     """
 
-    def __init__(self, seed: int = 0, followers: int = 12, debug: bool = False) -> None:
+    def __init__(
+        self, seed: int = 0, followers: int = FOLLOWERS, debug: bool = False, intro: bool = True
+    ) -> None:
         super().__init__()
         self.background_color = BACKGROUND
         self.seed = seed
         self.followers = followers
         self.show_debug = debug
+        self.show_intro = intro
         self.show_help = False
         self.paused = False
         self.held: set[int] = set()
-        self.hud = arcade.Text("", 12, WINDOW_HEIGHT - 26, arcade.color.WHITE_SMOKE, 13)
-        self.banner = arcade.Text(
-            "",
-            WINDOW_WIDTH / 2,
-            WINDOW_HEIGHT / 2,
-            arcade.color.WHITE,
-            28,
-            anchor_x="center",
-            anchor_y="center",
+        top = WINDOW_HEIGHT - 8
+        self.hud = arcade.Text("", HUD_MARGIN, top, HUD_COLOR, 13, anchor_y="top")
+        self.hint = arcade.Text(
+            "F1 controls",
+            WINDOW_WIDTH - HUD_MARGIN,
+            top,
+            HUD_COLOR,
+            13,
+            anchor_x="right",
+            anchor_y="top",
+        )
+        self.alert = arcade.Text(
+            "Spotted! Break its line of sight",
+            self.hint.left - 3 * HUD_MARGIN,
+            top,
+            ALERT_COLOR,
+            13,
+            anchor_x="right",
+            anchor_y="top",
             bold=True,
         )
-        self.help = arcade.Text(HELP, 12, 12, arcade.color.LIGHT_GRAY, 11)
+        self.you = arcade.Text(
+            "you", 0, 0, arcade.color.WHITE, 12, anchor_x="center", anchor_y="top", bold=True
+        )
+        self.panel = Panel(PANEL_TOP)
         self.restart()
+
+    def on_show_view(self) -> None:
+        # arcade.get_fps() counts frames only while timings are on.
+        if not arcade.timings_enabled():
+            arcade.enable_timings()
 
     def restart(self) -> None:
         """A new round: level, cast and score from scratch."""
@@ -100,6 +141,8 @@ class GameView(arcade.View):
     # -- input ------------------------------------------------------------------------------
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if self.show_intro and symbol not in (arcade.key.F1, arcade.key.ESCAPE):
+            self.show_intro = False  # any key starts the round, and does what it does
         if symbol in KEYS:
             self.held.add(symbol)
         elif symbol == arcade.key.SPACE:
@@ -140,8 +183,9 @@ class GameView(arcade.View):
 
     @property
     def running(self) -> bool:
-        """Whether updates move the game on: not paused, and the round not over."""
-        return not self.paused and self.state not in ("caught", "won")
+        """Whether updates move the game on: no panel up, and the round not over."""
+        waiting = self.paused or self.show_intro or self.show_help
+        return not waiting and self.state not in ("caught", "won")
 
     def on_update(self, delta_time: float) -> None:
         if not self.running:
@@ -195,21 +239,76 @@ class GameView(arcade.View):
         scene.scout_list.draw()
         if self.show_debug:
             scene.world.draw_debug()
+        if self._fill_panel():
+            arcade.draw_lrbt_rectangle_filled(0, WINDOW_WIDTH, 0, WINDOW_HEIGHT, DIM)
+            if self.show_intro:
+                self._draw_cast()
+            self.panel.draw()
+        self._draw_hud()
+
+    def _draw_hud(self) -> None:
+        scene = self.scene
         self.hud.text = (
             f"flags {self.score}/{self.score + len(scene.flags)}   time {self.elapsed:5.1f} s   "
             f"followers {len(scene.squad)}   {self.steering_label()}   "
             f"fps {arcade.get_fps():.0f}"
         )
         self.hud.draw()
+        self.hint.draw()
+        if self.state == "chased":
+            self.alert.draw()
+
+    def _draw_cast(self) -> None:
+        """What the intro talks about, above the dimming: the flags, the tanks, the leader's
+        cone and the scout, marked "you"."""
+        scene = self.scene
+        self._draw_sight_cone()
+        scene.flags.draw()
+        scene.squad.draw()
+        scene.leader_list.draw()
+        scene.scout_list.draw()
+        self.you.position = (scene.scout.center_x, scene.scout.bottom - 4)
+        self.you.draw()
+
+    def _fill_panel(self) -> bool:
+        """Put what the panel should say now into it; False if no panel is up."""
+        flags = self.score + len(self.scene.flags)
         if self.show_help:
-            self.help.draw()
-        banner = {
-            "caught": "Caught!  Press R to try again",
-            "won": f"All flags in {self.elapsed:.1f} s!  Press R to play again",
-        }.get(self.state, "Paused" if self.paused else "")
-        if banner:
-            self.banner.text = banner
-            self.banner.draw()
+            self.panel.show(
+                "Controls (the game waits)",
+                ["WASD or the arrows move the ship.   F1 closes this."],
+                HELP_KEYS,
+            )
+        elif self.show_intro:
+            self.panel.show(
+                "Sneak past the patrol",
+                [
+                    f"You are the blue ship: collect all {flags} yellow flags.",
+                    "Keep out of the red tank's view cone: seen, you are",
+                    "chased; touched by a tank, you are caught.",
+                    "Move with WASD or the arrows to start.   F1: controls",
+                ],
+            )
+        elif self.state == "caught":
+            self.panel.show(
+                "Caught!",
+                [
+                    f"After {self.elapsed:.1f} s, with {self.score} of {flags} flags.",
+                    "R: try again   Esc: quit",
+                ],
+                title_color=ALERT_COLOR,
+            )
+        elif self.state == "won":
+            self.panel.show(
+                "All flags!",
+                [f"{flags} flags in {self.elapsed:.1f} s.", "R: play again   Esc: quit"],
+                title_color=WIN_COLOR,
+            )
+        elif self.paused:
+            self.panel.show("Paused", ["P: resume   F1: controls   R: restart"])
+        else:
+            return False
+        return True
 
     def steering_label(self) -> str:
         """The HUD's steering time: the median of the recent updates, as the benchmark reports.
@@ -222,10 +321,9 @@ class GameView(arcade.View):
         return f"steering {median:.2f} ms (median of {len(samples)})"
 
     def _draw_route(self) -> None:
+        draw_path(self.scene.route, ROUTE_COLOR)  # opaque: the joints' overlaps don't show
         points = self.scene.route.points.tolist()
-        points.append(points[0])
-        arcade.draw_line_strip(points, ROUTE_COLOR, 2 * self.scene.route.radius)
-        arcade.draw_line_strip(points, ROUTE_LINE_COLOR, 1)
+        arcade.draw_line_strip([*points, points[0]], ROUTE_LINE_COLOR, 1)
 
     def _draw_geometry(self) -> None:
         geometry = self.scene.world.geometry

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from arcade_steering.behaviors.sight_cone import in_sight
-
-from .scene import SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene
+from .scene import Scene
 
 
 def crossings(start: np.ndarray, end: np.ndarray, walls: np.ndarray) -> int:
@@ -48,17 +44,9 @@ class SquadMetrics:
         after = self.positions(scene)
         if len(after) != len(before):  # the squad changed this frame
             return
-        leader = world.agent_of(scene.leader)
-        offset = after - np.array(leader.position)
-        count = len(after)
-        inside, _ = in_sight(
-            offset,
-            np.repeat([leader.heading], count, axis=0),
-            np.full(count, SIGHT_LENGTH),
-            np.full(count, math.radians(SIGHT_HALF_ANGLE)),
-        )
-        self.follower_frames += count
-        self.in_cone += int(inside.sum())
+        offset = after - np.array(world.agent_of(scene.leader).position)
+        self.follower_frames += len(after)
+        self.in_cone += int(scene.in_cone(after).sum())
         self.distance_sum += float(np.hypot(offset[:, 0], offset[:, 1]).sum())
         self.wall_crossings += crossings(before, after, scene.wall_segments)
         radii = np.array([world.agent_of(s).radius for s in scene.squad])

@@ -7,6 +7,7 @@ drawing and rules on top.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path as FilePath
 
 import arcade
@@ -33,6 +34,18 @@ SIGHT_HALF_ANGLE = 32.0
 FOLLOW_DISTANCE = 55.0
 SEPARATION_RADIUS = 34.0
 OBSTACLE_RADIUS = 24.0
+#: Radii of the tanks' circles, px: about half the sprites' smaller sides.
+LEADER_RADIUS = 14.25
+FOLLOWER_RADIUS = 10.5
+#: A new route has this many points, each the first clear one of so many random candidates;
+#: N tries so many random routes before it keeps the old one.
+ROUTE_POINTS = 7
+ROUTE_CANDIDATES = 24
+ROUTE_TRIES = 100
+#: A new follower looks for a free place on this many rings round the squad, in this many
+#: directions each.
+JOIN_RINGS = 4
+JOIN_DIRECTIONS = 12
 
 
 def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
@@ -47,12 +60,13 @@ def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
     return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
 
 
-def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.SteeringComponent:
+def squad_behavior(leader: arcade.Sprite, convoy: arcade.SpriteList) -> steer.SteeringComponent:
     """The followers' behaviour: keep out of the leader's sight cone, follow it, keep apart.
 
     Args:
         leader: The sprite the squad follows.
-        squad: The followers, for separation within the squad.
+        convoy: The leader and its followers: a follower keeps apart from the others and from
+            the leader, so that it does not drive under a leader that stops or turns.
 
     Returns:
         One behaviour tree, meant to be shared by the whole squad.
@@ -63,7 +77,7 @@ def squad_behavior(leader: arcade.Sprite, squad: arcade.SpriteList) -> steer.Ste
         steer.EvadeSightCone(leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
         steer.WeightedBlend(
             (steer.FollowLeader(leader, distance=FOLLOW_DISTANCE), 1.0),
-            (steer.Separation(SEPARATION_RADIUS, among=squad), 2.0),
+            (steer.Separation(SEPARATION_RADIUS, among=convoy), 2.0),
         ),
     )
 
@@ -100,22 +114,27 @@ class Scene:
 
         self.leader_list = arcade.SpriteList()
         self.squad = arcade.SpriteList()
+        #: The leader and the squad, for the followers' separation.
+        self.convoy = arcade.SpriteList()
         self.scout_list = arcade.SpriteList()
         self.flags = arcade.SpriteList()
 
         self.leader = arcade.Sprite(LEADER_TEXTURE, scale=0.75)
         self.leader.position = self.level.spawns["leader"][0]
         self.leader_list.append(self.leader)
+        self.convoy.append(self.leader)
         self.world.attach(
             self.leader,
             self.patrol_behavior(),
             max_speed=LEADER_SPEED,
             max_force=300.0,
+            radius=LEADER_RADIUS,
             facing="down",
         )
-        self.squad_behavior = squad_behavior(self.leader, self.squad)
-        for _ in range(followers):
-            self.add_follower()
+        self.squad_behavior = squad_behavior(self.leader, self.convoy)
+        spawn = np.array(self.level.spawns["squad"][0])
+        for jitter in self.rng.uniform(-30.0, 30.0, (followers, 2)):
+            self.add_follower(spawn + jitter)
 
         self.control = PlayerControl()
         self.scout = arcade.Sprite(SCOUT_TEXTURE, scale=0.3)
@@ -140,20 +159,57 @@ class Scene:
             steer.AvoidWalls(), steer.AvoidObstacles(), steer.Pursue(self.scout)
         )
 
-    def add_follower(self) -> None:
-        """One more follower, placed near the squad's spawn point."""
-        x, y = self.level.spawns["squad"][0]
-        jitter = self.rng.uniform(-30.0, 30.0, 2)
+    def add_follower(self, position: Sequence[float] | None = None) -> None:
+        """One more follower, at ``position`` or else beside the squad (:meth:`spot_beside_squad`).
+
+        Args:
+            position: ``(x, y)`` px, or None.
+        """
         follower = arcade.Sprite(FOLLOWER_TEXTURE, scale=0.5)
-        follower.position = (x + jitter[0], y + jitter[1])
+        follower.position = tuple(self.spot_beside_squad() if position is None else position)
         self.squad.append(follower)
+        self.convoy.append(follower)
         self.world.attach(
             follower,
             self.squad_behavior,
             max_speed=FOLLOWER_SPEED,
             max_force=400.0,
+            radius=FOLLOWER_RADIUS,
             facing="down",
         )
+
+    def spot_beside_squad(self) -> np.ndarray:
+        """Where a new follower joins: the free place nearest to the squad member nearest to
+        the squad's centre (behind the leader if it has no squad), on rings round it.
+
+        Free means clear of walls and obstacles, in sight of that member (no wall between
+        them), out of the leader's sight cone and a separation radius from every agent.
+
+        Returns:
+            ``(x, y)`` px; the member's own place if no ring has a free one.
+        """
+        leader = self.world.agent_of(self.leader)
+        members = np.array([self.world.agent_of(s).position for s in self.squad]).reshape(-1, 2)
+        if len(members):
+            centre = members.mean(axis=0)
+            anchor = members[np.argmin(np.hypot(*(members - centre).T))]
+        else:
+            anchor = np.array(leader.position) - FOLLOW_DISTANCE * np.array(leader.heading)
+        turns = np.linspace(0.0, 2 * math.pi, JOIN_DIRECTIONS, endpoint=False)
+        rings = SEPARATION_RADIUS * np.arange(1, JOIN_RINGS + 1)
+        offsets = rings[:, None, None] * np.stack((np.cos(turns), np.sin(turns)), axis=1)
+        spots = anchor + offsets.reshape(-1, 2)
+        geometry = self.world.geometry
+        starts = np.broadcast_to(anchor, spots.shape)
+        crowd = np.array([agent.position for agent in self.world.agents])
+        gaps = np.linalg.norm(spots[:, None, :] - crowd[None, :, :], axis=2)
+        free = (
+            ~geometry.nearest(spots, FOLLOWER_RADIUS).found
+            & ~geometry.raycast(starts, spots, inflate=FOLLOWER_RADIUS).hit
+            & (gaps.min(axis=1) >= SEPARATION_RADIUS)
+            & ~self.in_cone(spots)
+        )
+        return spots[np.argmax(free)] if free.any() else anchor
 
     def remove_follower(self) -> None:
         """The newest follower leaves the game."""
@@ -162,38 +218,93 @@ class Scene:
             self.world.detach(follower)
             follower.remove_from_sprite_lists()
 
+    def in_cone(self, points: np.ndarray) -> np.ndarray:
+        """Which of ``points`` ``(n, 2)`` lie inside the leader's sight cone, walls or not.
+
+        Returns:
+            ``(n,)`` bool.
+        """
+        leader = self.world.agent_of(self.leader)
+        count = len(points)
+        inside, _ = in_sight(
+            np.asarray(points, dtype=float) - leader.position,
+            np.repeat([leader.heading], count, axis=0),
+            np.full(count, SIGHT_LENGTH),
+            np.full(count, math.radians(SIGHT_HALF_ANGLE)),
+        )
+        return inside
+
     def sees(self, position: tuple[float, float]) -> bool:
         """Whether the leader sees ``position``: inside its cone and not behind a wall."""
-        leader = self.world.agent_of(self.leader)
-        offset = np.subtract(position, leader.position)[None, :]
-        inside, _ = in_sight(
-            offset,
-            np.array([leader.heading]),
-            np.array([SIGHT_LENGTH]),
-            np.array([math.radians(SIGHT_HALF_ANGLE)]),
-        )
-        if not inside[0]:
+        if not self.in_cone(np.array([position]))[0]:
             return False
+        leader = self.world.agent_of(self.leader)
         hits = self.world.geometry.raycast(
             np.array([leader.position]), np.array([position]), kinds="walls"
         )
         return not bool(hits.hit[0])
 
-    def new_route(self) -> None:
-        """A new random closed patrol route through open ground, as the references' demo."""
-        center = np.array([self.level.width / 2, self.level.height / 2])
+    def new_route(self) -> bool:
+        """A new random closed patrol route through open ground, joined from where the leader is.
+
+        The route's points lie round the level's centre in order of angle; each leg keeps
+        :meth:`route_clearance` from walls and obstacles (a swept circle of that radius touches
+        none), so the squad never has to split round a wall, and the leader has a clear way to
+        the route's nearest point.
+
+        Returns:
+            Whether the route changed: False (the route kept) if none of :data:`ROUTE_TRIES`
+            tries found one.
+        """
+        leader = self.world.agent_of(self.leader)
+        start = np.array([leader.position])
+        for _ in range(ROUTE_TRIES):
+            points = self._random_loop()
+            if points is None:
+                continue
+            route = steer.Path(points, radius=self.route.radius, closed=True)
+            way_on = self.world.geometry.raycast(
+                start, route.project(start).point, inflate=leader.radius
+            )
+            if not way_on.hit[0]:
+                self.route = route
+                leader.behavior = self.patrol_behavior()
+                return True
+        return False
+
+    def _random_loop(self) -> np.ndarray | None:
+        """:data:`ROUTE_POINTS` random points round the level's centre whose closed polyline
+        keeps :meth:`route_clearance` from walls and obstacles, or None if this try failed.
+
+        Point by point, in order of angle: of :data:`ROUTE_CANDIDATES` random distances from
+        the centre in the point's direction, the first whose point and whose leg from the last
+        point are clear.
+        """
+        geometry = self.world.geometry
+        clearance = self.route_clearance()
+        centre = np.array([self.level.width, self.level.height]) / 2
+        # Evenly round the centre, each turned by up to 30% of the spacing: no two points
+        # crowd one direction (a spike the squad can't follow).
+        spacing = 2 * math.pi / ROUTE_POINTS
+        angles = spacing * (np.arange(ROUTE_POINTS) + self.rng.uniform(-0.3, 0.3, ROUTE_POINTS))
         points: list[np.ndarray] = []
-        for angle in np.sort(self.rng.uniform(0.0, 2 * math.pi, 7)):
-            for _ in range(40):
-                reach = self.rng.uniform(0.45, 0.9) * center
-                point = center + reach * np.array([math.cos(angle), math.sin(angle)])
-                clear = self.world.geometry.nearest(point[None, :], 60.0)
-                if not clear.found[0]:
-                    points.append(point)
-                    break
-        if len(points) >= 3:
-            self.route = steer.Path(points, radius=self.route.radius, closed=True)
-            self.world.agent_of(self.leader).behavior = self.patrol_behavior()
+        for angle in angles + self.rng.uniform(0.0, 2 * math.pi):
+            reach = self.rng.uniform(0.45, 0.9, (ROUTE_CANDIDATES, 1)) * centre
+            candidates = centre + reach * np.array([math.cos(angle), math.sin(angle)])
+            clear = ~geometry.nearest(candidates, clearance).found
+            if points:
+                leg_starts = np.broadcast_to(points[-1], candidates.shape)
+                clear &= ~geometry.raycast(leg_starts, candidates, inflate=clearance).hit
+            if not clear.any():
+                return None
+            points.append(candidates[np.argmax(clear)])
+        closing = geometry.raycast(points[-1][None], points[0][None], inflate=clearance)
+        return None if closing.hit[0] else np.array(points)
+
+    def route_clearance(self) -> float:
+        """How far a patrol route's centre line keeps from walls and obstacles, px: the
+        route's radius plus the larger tank's."""
+        return self.route.radius + max(LEADER_RADIUS, FOLLOWER_RADIUS)
 
     def add_obstacle(self, position: tuple[float, float]) -> None:
         """A new round obstacle where the player clicked."""

@@ -1,13 +1,14 @@
-"""Render the behaviour gallery's pictures from the runnable examples, headless.
+"""Render the documentation's pictures headless: the behaviour gallery and the demo game.
 
-Each picture is one example scene (``arcade_steering.examples``) in one mode, run for a few
-seconds at a fixed 1/60 s step with the debug overlay on and the agents' trails drawn, then
-saved as an optimised PNG in ``docs/images/``.
+Each gallery picture is one example scene (``arcade_steering.examples``) in one mode, run for
+a few seconds at a fixed 1/60 s step with the debug overlay on and the agents' trails drawn.
+The demo's picture (``demo``, shown by the README and the home page) is the last frame of its
+headless run, HUD included. All are saved as optimised PNGs in ``docs/images/``.
 
 Usage::
 
     ARCADE_HEADLESS=1 python docs/gen_images.py            # every picture
-    ARCADE_HEADLESS=1 python docs/gen_images.py seek wander  # some of them
+    ARCADE_HEADLESS=1 python docs/gen_images.py seek demo  # some of them
 """
 
 from __future__ import annotations
@@ -15,10 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+from PIL import Image
 
 from arcade_steering.examples._base import DT, headless_window, render, run_frames
 
@@ -53,23 +57,43 @@ GALLERY: dict[str, tuple[str, str, float]] = {
 }
 
 
+#: The demo's run for its picture: 15 s in, the squad on the bottom leg behind its leader.
+DEMO_RUN = ("--frames", "900", "--seed", "3")
+
+
+def save(image: Image.Image, out: Path) -> None:
+    """An adaptive palette keeps the (flat-coloured) pictures small."""
+    image.quantize(colors=128, dither=0).save(out, optimize=True)
+
+
+def generate_demo() -> Path:
+    """The demo game's picture, from its own headless run (a window of its size)."""
+    out = OUT / "demo.png"
+    command = [sys.executable, "-m", "demo_game", "--headless", *DEMO_RUN, "--screenshot", out]
+    subprocess.run(command, check=True, capture_output=True)
+    save(Image.open(out), out)
+    return out
+
+
 def generate(name: str) -> Path:
     """Run the scene behind picture ``name`` and save it; returns the file."""
+    if name == "demo":
+        return generate_demo()
     module_name, mode, seconds = GALLERY[name]
     module = importlib.import_module(f"arcade_steering.examples.{module_name}")
     scene = module.make_scene(WIDTH, HEIGHT, mode=mode)
     run_frames(scene, round(seconds / DT))
     out = OUT / f"{name}.png"
-    # An adaptive palette keeps the (flat-coloured) pictures small.
-    render(scene).quantize(colors=128, dither=0).save(out, optimize=True)
+    save(render(scene), out)
     return out
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help=f"pictures to make (default all): {list(GALLERY)}")
-    names = parser.parse_args(argv).names or list(GALLERY)
-    unknown = sorted(set(names) - set(GALLERY))
+    pictures = [*GALLERY, "demo"]
+    parser.add_argument("names", nargs="*", help=f"pictures to make (default all): {pictures}")
+    names = parser.parse_args(argv).names or pictures
+    unknown = sorted(set(names) - set(pictures))
     if unknown:
         parser.error(f"unknown pictures: {unknown}")
     OUT.mkdir(exist_ok=True)

@@ -1,19 +1,32 @@
 """The runnable examples: every scene of every module runs headless, stays finite and moves;
-the view that runs them in a window answers its keys."""
+the view that runs them in a window answers its keys; the command line (``--help`` and
+``--headless`` without a display, errors, the list of examples)."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import arcade
 import numpy as np
 import pytest
+from PIL import Image
 
 from arcade_steering.examples import EXAMPLES
-from arcade_steering.examples._base import ExampleView, Scene, render, run_frames
+from arcade_steering.examples._base import (
+    HUD_HEIGHT,
+    HUD_MARGIN,
+    WINDOW_HEIGHT,
+    WINDOW_WIDTH,
+    ExampleView,
+    Scene,
+    render,
+    run_frames,
+)
 
 WIDTH, HEIGHT = 640, 400
 FRAMES = 30
@@ -61,25 +74,147 @@ def test_every_module_has_a_docstring_modes_make_scene_and_main(name: str) -> No
     assert module.MODES and callable(module.make_scene) and callable(module.main)
 
 
-def test_main_opens_a_window_with_the_example() -> None:
+def _without_display() -> dict[str, str]:
+    """The environment of a machine with no display and no ARCADE_HEADLESS."""
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")
+    return {key: value for key, value in os.environ.items() if key not in hidden}
+
+
+def _python(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+needs_x11 = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="only Linux runs without a display"
+)
+
+
+@needs_x11
+def test_help_needs_no_display() -> None:
+    result = _python("-m", "arcade_steering.examples.seek_arrive", "--help", env=_without_display())
+    assert result.returncode == 0, result.stderr
+    assert "--headless" in result.stdout and "Space toggles" in result.stdout
+    # Every example's main() answers --help the same way.
+    script = (
+        "import importlib\n"
+        f"for name in {list(EXAMPLES)!r}:\n"
+        "    try:\n"
+        "        importlib.import_module(f'arcade_steering.examples.{name}').main(['--help'])\n"
+        "    except SystemExit as exit:\n"
+        "        assert exit.code == 0, (name, exit.code)\n"
+        "    else:\n"
+        "        raise AssertionError(name)\n"
+    )
+    result = _python("-c", script, env=_without_display())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("save the last frame as a PNG") == len(EXAMPLES)
+
+
+@needs_x11
+def test_without_a_display_one_line_points_at_headless() -> None:
+    result = _python("-m", "arcade_steering.examples.flocking", env=_without_display())
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "no display" in result.stderr and "--headless" in result.stderr
+
+
+@needs_x11
+def test_headless_runs_without_a_display(tmp_path: Path) -> None:
+    shot = tmp_path / "flock.png"
+    result = _python(
+        "-m",
+        "arcade_steering.examples.flocking",
+        *("--headless", "--frames", "30", "--mode", "blends", "--screenshot", str(shot)),
+        env=_without_display(),
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.splitlines()[-1])
+    assert summary == {
+        "example": "flocking",
+        "mode": "blends",
+        "frames": 30,
+        "agents": 30,
+        "seconds": 0.5,
+    }
+    assert Image.open(shot).size == (WINDOW_WIDTH, WINDOW_HEIGHT + HUD_HEIGHT)
+
+
+def test_every_main_runs_headless_and_stops() -> None:
+    # With ARCADE_HEADLESS set every run is headless, --headless or not. A fresh process: each
+    # main() opens and closes a window of its own.
+    script = (
+        "import importlib\n"
+        f"for name in {list(EXAMPLES)!r}:\n"
+        "    module = importlib.import_module(f'arcade_steering.examples.{name}')\n"
+        "    assert module.main(['--frames', '2', '--seed', '1']) == 0\n"
+    )
+    result = _python("-c", script, env={**os.environ, "ARCADE_HEADLESS": "1"})
+    assert result.returncode == 0, result.stderr
+    summaries = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [summary["example"] for summary in summaries] == list(EXAMPLES)
+    for summary in summaries:
+        assert summary["mode"] == MODULES[summary["example"]].MODES[0]
+        assert summary["frames"] == 2 and summary["agents"] > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--frames", "0"], ["--frames", "-5"], ["--frames", "many"], ["--mode", "teleport"]],
+)
+def test_bad_options_are_argparse_errors(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as exit:
+        MODULES["seek_arrive"].main(["--headless", *argv])
+    assert exit.value.code == 2
+    assert "error: argument" in capsys.readouterr().err
+
+
+def test_open_window_shows_the_example_view() -> None:
     # ARCADE_TEST makes arcade.run() return after one cycle, as arcade's own example tests do;
-    # a fresh process, so each main() can open its own window.
+    # a fresh process, so each example can open its own window.
     script = (
         "import importlib, arcade\n"
-        f"for name in {EXAMPLES!r}:\n"
-        "    importlib.import_module(f'arcade_steering.examples.{name}').main()\n"
+        "from arcade_steering.examples._base import open_window\n"
+        f"for name in {list(EXAMPLES)!r}:\n"
+        "    open_window(importlib.import_module(f'arcade_steering.examples.{name}').make_scene)\n"
         "    window = arcade.get_window()\n"
-        "    print(name, type(window.current_view).__name__, window.current_view.scene.TITLE)\n"
+        "    print(name, type(window.current_view).__name__, window.height)\n"
         "    window.close()\n"
     )
     env = {**os.environ, "ARCADE_HEADLESS": "1", "ARCADE_TEST": "1"}
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
-    )
+    result = _python("-c", script, env=env)
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == list(EXAMPLES)
-    assert all(line.split()[1] == "ExampleView" for line in lines)
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [line[0] for line in lines] == list(EXAMPLES)
+    assert {(line[1], int(line[2])) for line in lines} == {
+        ("ExampleView", WINDOW_HEIGHT + HUD_HEIGHT)
+    }
+
+
+def test_the_package_lists_the_examples() -> None:
+    result = _python("-m", "arcade_steering.examples", env=_without_display())
+    assert result.returncode == 0, result.stderr
+    for name, shows in EXAMPLES.items():
+        assert f"  {name}" in result.stdout and shows in result.stdout
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_strip_fits_the_window_and_keeps_off_the_scene(window, name: str) -> None:
+    module = MODULES[name]
+    view = ExampleView(module.make_scene, module.MODES)
+    window.show_view(view)
+    assert view.scene.height == window.height - HUD_HEIGHT
+    for mode in module.MODES:
+        view.restart(mode)
+        title, keys = view.title, view.keys
+        assert (mode in title.text) == (len(module.MODES) > 1)
+        assert ("1-" in keys.text) == (len(module.MODES) > 1)  # no "1-1 mode"
+        for text in (title, keys):
+            # Measured text, margins on both sides, in the window the example opens.
+            assert text.content_width + 2 * HUD_MARGIN <= WINDOW_WIDTH, text.text
+            assert text.y >= view.scene.height
+            assert text.y + text.content_height <= window.height
 
 
 def test_unknown_mode_is_refused() -> None:
@@ -120,6 +255,8 @@ def test_view_keys_toggle_overlay_switch_modes_and_restart(window) -> None:
     count = len(view.scene.world.geometry.circle_radius)
     view.on_mouse_press(100, 100, arcade.MOUSE_BUTTON_LEFT, 0)
     assert len(view.scene.world.geometry.circle_radius) == count + 1  # click adds an obstacle
+    view.on_mouse_press(100, window.height - 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert len(view.scene.world.geometry.circle_radius) == count + 1  # not on the strip
     view.on_draw()
 
 

@@ -72,8 +72,8 @@ def test_demo_level_loads_with_walls_obstacles_route_and_spawns() -> None:
     world = steer.SteeringWorld()
     level = load_level(DEMO_LEVEL, world)
     assert (level.width, level.height) == (1280.0, 720.0)
-    assert len(level.walls) == 15 and len(level.obstacles) == 6
-    assert len(world.geometry) == 21
+    assert len(level.walls) == 14 and len(level.obstacles) == 6
+    assert len(world.geometry) == 20
     patrol = level.paths["patrol"]
     assert patrol.closed and patrol.radius == 24.0
     assert level.spawns["leader"] == [(200.0, 150.0)]

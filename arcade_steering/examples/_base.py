@@ -7,8 +7,10 @@ A scene never needs a window to be built or updated, only to be drawn, so the te
 
 from __future__ import annotations
 
+import argparse
 import functools
 import math
+import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,10 +21,12 @@ from PIL import Image, ImageDraw
 
 import arcade_steering as steer
 
+from . import _cli
+
 WINDOW_WIDTH = 800
 WINDOW_HEIGHT = 500
 BACKGROUND = (24, 28, 36)
-DT = 1 / 60
+DT = _cli.DT
 
 Color = tuple[int, int, int]
 #: Agent colours by role, used across the examples.
@@ -156,7 +160,8 @@ class Scene:
 
     TITLE = "arcade_steering example"
     MODES: tuple[str, ...] = ("default",)
-    #: Extra keys of this example, for the help line.
+    #: What the example's own keys and clicks do, for the help line (a scene whose modes
+    #: differ sets its own in :meth:`setup`).
     KEYS = ""
 
     def __init__(
@@ -279,17 +284,26 @@ class Scene:
         """A key the view does not handle itself."""
 
 
-HELP = "1-{n} mode   Space debug   T trails   P pause   R restart   Esc quit"
+#: Height of the strip above the scene that holds the example's title and keys, px.
+HUD_HEIGHT = 46
+HUD_BACKGROUND = (14, 16, 22)
+HUD_MARGIN = 10
+#: The keys every example answers, after the number keys and the example's own.
+COMMON_KEYS = "Space debug   T trails   P pause   R restart   Esc quit"
 
 
 class ExampleView(arcade.View):
     """Runs a :class:`Scene` in a window: Space toggles the debug overlay, T the trails,
     the number keys pick a mode, P pauses, R restarts, Esc quits; clicks go to the scene.
 
+    The scene fills the window below a strip of :data:`HUD_HEIGHT` px that names the example
+    and its mode and lists its keys.
+
     Args:
-        make_scene: ``make_scene(width, height, mode)`` -> Scene.
+        make_scene: ``make_scene(width, height, mode, seed=seed)`` -> Scene.
         modes: The modes the number keys choose from.
         mode: The mode to start in; None for the first.
+        seed: Seed of every scene the view makes.
     """
 
     def __init__(
@@ -297,24 +311,43 @@ class ExampleView(arcade.View):
         make_scene: Callable[..., Scene],
         modes: Sequence[str],
         mode: str | None = None,
+        seed: int = 0,
     ) -> None:
         super().__init__()
         self.background_color = BACKGROUND
         self.make_scene = make_scene
         self.modes = tuple(modes)
+        self.seed = seed
         self.paused = False
-        self.hud = arcade.Text("", 10, 0, arcade.color.WHITE_SMOKE, 12)
+        self.title = arcade.Text(
+            "", HUD_MARGIN, 0, arcade.color.WHITE_SMOKE, 12, bold=True, anchor_y="bottom"
+        )
+        self.keys = arcade.Text("", HUD_MARGIN, 0, arcade.color.LIGHT_GRAY, 11, anchor_y="bottom")
         self.restart(mode)
 
+    @property
+    def scene_height(self) -> int:
+        """Height of the scene, px: the window's less the strip above it."""
+        return self.window.height - HUD_HEIGHT
+
     def restart(self, mode: str | None = None) -> None:
-        """A fresh scene in ``mode`` (None: the current one), keeping the overlay settings."""
+        """A fresh scene in ``mode`` (None: the first), keeping the overlay settings."""
         old = getattr(self, "scene", None)
-        self.scene = self.make_scene(self.window.width, self.window.height, mode)
+        self.scene = self.make_scene(self.window.width, self.scene_height, mode, seed=self.seed)
         if old is not None:
             self.scene.show_debug, self.scene.show_trails = old.show_debug, old.show_trails
-        keys = HELP.format(n=len(self.modes)) + (f"   {self.scene.KEYS}" if self.scene.KEYS else "")
-        self.hud.text = f"{self.scene.TITLE}: {self.scene.mode}    {keys}"
-        self.hud.y = self.window.height - 20
+        self.title.text, self.keys.text = self.hud_lines()
+        self.keys.y = self.scene_height + 5
+        self.title.y = self.scene_height + 24
+
+    def hud_lines(self) -> tuple[str, str]:
+        """The strip's two lines: the example and its mode, then its keys."""
+        count = len(self.modes)
+        title, keys = self.scene.TITLE, [self.scene.KEYS, COMMON_KEYS]
+        if count > 1:
+            title += f"   mode {self.modes.index(self.scene.mode) + 1}/{count}: {self.scene.mode}"
+            keys.insert(0, f"1-{min(count, 9)} mode")
+        return title, "   ".join(key for key in keys if key)
 
     def on_update(self, delta_time: float) -> None:
         if not self.paused:
@@ -324,7 +357,11 @@ class ExampleView(arcade.View):
         self.clear()
         self.scene.draw()
         self.window.default_camera.use()
-        self.hud.draw()
+        arcade.draw_lrbt_rectangle_filled(
+            0, self.window.width, self.scene_height, self.window.height, HUD_BACKGROUND
+        )
+        self.title.draw()
+        self.keys.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         number = symbol - arcade.key.KEY_1
@@ -344,14 +381,72 @@ class ExampleView(arcade.View):
             self.scene.on_key(symbol)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        self.scene.on_click(x, y, button)
+        if y < self.scene_height:  # not on the strip
+            self.scene.on_click(x, y, button)
 
 
-def run(scene_class: type[Scene], mode: str | None = None) -> None:
-    """Open a window and run ``scene_class`` in it until the window closes."""
-    window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT, scene_class.TITLE)
-    window.show_view(ExampleView(scene_class, scene_class.MODES, mode))
+def open_window(scene_class: type[Scene], mode: str | None = None, seed: int = 0) -> None:
+    """Open a window with ``scene_class`` in it and run arcade's loop until it closes."""
+    window = arcade.Window(WINDOW_WIDTH, WINDOW_HEIGHT + HUD_HEIGHT, scene_class.TITLE)
+    window.show_view(ExampleView(scene_class, scene_class.MODES, mode, seed))
     arcade.run()
+
+
+def run_headless(scene_class: type[Scene], args: argparse.Namespace) -> dict[str, Any]:
+    """Run ``args.frames`` frames of ``scene_class`` in a hidden window, as the window would.
+
+    Saves the last frame (help strip included) to ``args.screenshot`` if given.
+
+    Returns:
+        The summary: example, mode, frames, agents and seconds simulated.
+    """
+    window = arcade.Window(
+        WINDOW_WIDTH, WINDOW_HEIGHT + HUD_HEIGHT, scene_class.TITLE, visible=False
+    )
+    view = ExampleView(scene_class, scene_class.MODES, args.mode, args.seed)
+    window.show_view(view)
+    for _ in range(args.frames):
+        _cli.frame(window)
+    _cli.save_screenshot(args.screenshot)
+    summary = {
+        "example": _module_name(scene_class).rpartition(".")[2],
+        "mode": view.scene.mode,
+        "frames": args.frames,
+        "agents": len(view.scene.world),
+        "seconds": round(view.scene.time, 3),
+    }
+    window.close()
+    return summary
+
+
+def _module_name(scene_class: type[Scene]) -> str:
+    """The importable name of the module defining ``scene_class``, also when it runs as
+    ``__main__`` (``python -m``)."""
+    return sys.modules[scene_class.__module__].__spec__.name
+
+
+def run(scene_class: type[Scene], argv: list[str] | None = None) -> int:
+    """The command line of an example: a window, or a headless run (``--help`` for the options).
+
+    Args:
+        scene_class: The example's scene.
+        argv: The arguments; None for ``sys.argv[1:]``.
+
+    Returns:
+        The exit status.
+    """
+    module = _module_name(scene_class)
+    parser = _cli.make_parser(module, sys.modules[scene_class.__module__].__doc__)
+    parser.add_argument(
+        "--mode", choices=scene_class.MODES, help="the mode to start in (default: the first)"
+    )
+    return _cli.launch(
+        module,
+        parser,
+        argv,
+        open_window=lambda args: open_window(scene_class, args.mode, args.seed),
+        run_headless=lambda args: run_headless(scene_class, args),
+    )
 
 
 # -- headless ---------------------------------------------------------------------------------

@@ -12,12 +12,15 @@ with the window's default camera. Clicks arrive in screen coordinates:
 ``camera.unproject((x, y))`` turns them into world coordinates.
 
 Run: ``python -m arcade_steering.examples.camera``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: F toggles following the leader; arrows pan while not following; click adds a post
 where you click; Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
 """
 
 from __future__ import annotations
+
+import sys
 
 import arcade
 import numpy as np
@@ -195,10 +198,10 @@ MODES = CameraScene.MODES
 make_scene = CameraScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(CameraScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(CameraScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -16,6 +16,7 @@ behaviour; ``among=`` limits a rule to some sprites (a SpriteList).
   cohesion))``.
 
 Run: ``python -m arcade_steering.examples.flocking``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-5 choose the behaviour; click adds an obstacle; Space toggles the debug overlay;
 T trails; P pause; R restart; Esc quit.
@@ -24,6 +25,7 @@ T trails; P pause; R restart; Esc quit.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -53,7 +55,7 @@ class Brake(steer.SteeringComponent):
 class FlockingScene(Scene):
     """Group behaviours, one per mode."""
 
-    TITLE = "Separation, Alignment, Cohesion, AvoidAgents, a blended flock"
+    TITLE = "Separation, Alignment, Cohesion, AvoidAgents, blends"
     MODES = ("separation", "alignment", "cohesion", "avoid_agents", "blends")
     KEYS = "click adds an obstacle"
 
@@ -159,10 +161,10 @@ MODES = FlockingScene.MODES
 make_scene = FlockingScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(FlockingScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(FlockingScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -9,6 +9,7 @@
 The debug overlay draws the field, one short stem per cell.
 
 Run: ``python -m arcade_steering.examples.flow_field``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-2 choose the field; click moves the goal (``towards``: the field is rebuilt, a few
 milliseconds); Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
@@ -17,6 +18,7 @@ milliseconds); Space toggles the debug overlay; T trails; P pause; R restart; Es
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -34,7 +36,6 @@ class FlowFieldScene(Scene):
 
     TITLE = "FlowField, FollowFlowField"
     MODES = ("towards", "function")
-    KEYS = "click moves the goal"
 
     def setup(self) -> None:
         w, h = self.width, self.height
@@ -45,6 +46,7 @@ class FlowFieldScene(Scene):
             self.world.add_walls([(0.55 * w, h), (0.55 * w, 0.35 * h), (0.7 * w, 0.35 * h)])
             self.world.add_obstacle((0.8 * w, 0.7 * h), 30)
             self.goal = (0.85 * w, 0.25 * h)
+            self.KEYS = "click moves the goal"
             self.field = self._field_towards(self.goal)
             color = BLUE
         else:
@@ -103,10 +105,10 @@ MODES = FlowFieldScene.MODES
 make_scene = FlowFieldScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(FlowFieldScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(FlowFieldScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

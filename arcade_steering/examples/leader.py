@@ -12,6 +12,7 @@ way and has to get behind it.
   ``formations.wedge``), predicting where the leader will be.
 
 Run: ``python -m arcade_steering.examples.leader``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-3 choose the behaviour; click sends the leader there (its behaviour is swapped for
 an Arrive at run time); Space toggles the debug overlay; T trails;
@@ -21,6 +22,7 @@ P pause; R restart; Esc quit.
 from __future__ import annotations
 
 import math
+import sys
 
 import arcade
 import numpy as np
@@ -105,10 +107,10 @@ MODES = LeaderScene.MODES
 make_scene = LeaderScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(LeaderScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(LeaderScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

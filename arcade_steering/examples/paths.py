@@ -8,6 +8,7 @@
   (``PriorityBlend(StayOnPath(path), Wander())``).
 
 Run: ``python -m arcade_steering.examples.paths``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-3 choose the behaviour; click moves the nearest path point (paths may change at
 run time); Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
@@ -16,6 +17,7 @@ run time); Space toggles the debug overlay; T trails; P pause; R restart; Esc qu
 from __future__ import annotations
 
 import math
+import sys
 
 import arcade
 import numpy as np
@@ -103,10 +105,10 @@ MODES = PathsScene.MODES
 make_scene = PathsScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(PathsScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(PathsScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,6 +13,7 @@ Each frame: ``world.update(dt)``, then ``engine.step()``.
   them itself, so they pass through the crates (only the walls hold them).
 
 Run: ``python -m arcade_steering.examples.physics``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-3 choose the mode; click sends the squad there (``push``, ``mixed``) or drops a crate
 (``wander``); Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
@@ -21,6 +22,7 @@ Keys: 1-3 choose the mode; click sends the squad there (``push``, ``mixed``) or 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,7 +49,6 @@ class PhysicsScene(Scene):
 
     TITLE = "PymunkPhysicsEngine: agents push crates"
     MODES = ("push", "wander", "mixed")
-    KEYS = "click: goal / crate"
 
     def __init__(
         self,
@@ -75,6 +76,7 @@ class PhysicsScene(Scene):
             thickness=8,
         )
         self.goal_x = 0.85 * w
+        self.KEYS = "click drops a crate" if self.mode == "wander" else "click sends the squad"
         if self.mode == "wander":
             for x, y in self.scatter(16, margin=70):
                 self.add_crate((x, y))
@@ -175,10 +177,10 @@ MODES = PhysicsScene.MODES
 make_scene = PhysicsScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(PhysicsScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(PhysicsScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -9,6 +9,7 @@
 - ``wander``: arrows stroll about a walled box.
 
 Run: ``python -m arcade_steering.examples.seek_arrive``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-6 choose the behaviour; click moves the cross (seek, arrive); Space toggles the
 debug overlay; T trails; P pause; R restart; Esc quit.
@@ -17,6 +18,7 @@ debug overlay; T trails; P pause; R restart; Esc quit.
 from __future__ import annotations
 
 import math
+import sys
 
 import arcade
 import numpy as np
@@ -49,6 +51,8 @@ class SeekArriveScene(Scene):
         self.target = arcade.SpriteCircle(6, RED)
         self.target.position = (self.width / 2, self.height / 2)
         self.homes = np.empty((0, 2))
+        if self.mode in ("seek", "arrive"):
+            self.KEYS = "click moves the cross"
         getattr(self, f"_setup_{self.mode}")()
 
     def _setup_seek(self) -> None:
@@ -178,10 +182,10 @@ MODES = SeekArriveScene.MODES
 make_scene = SeekArriveScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(SeekArriveScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(SeekArriveScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -15,6 +15,7 @@ it (``FollowPath`` with a short look-ahead, for a narrow path) to each goal in t
 guard walks its Tiled patrol round the keep.
 
 Run: ``python -m arcade_steering.examples.tiled_astar``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: click sets the seeker's next goal; Space toggles the debug overlay; T trails;
 P pause; R restart; Esc quit.
@@ -23,6 +24,7 @@ P pause; R restart; Esc quit.
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path as FilePath
 
 import arcade
@@ -148,10 +150,10 @@ MODES = TiledAStarScene.MODES
 make_scene = TiledAStarScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(TiledAStarScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(TiledAStarScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

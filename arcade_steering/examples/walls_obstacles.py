@@ -12,6 +12,7 @@ with ``world.add_walls`` / ``world.add_wall`` / ``world.add_obstacle``.
   and ``solid=True`` (the default) keeps their circles out, so they slide along.
 
 Run: ``python -m arcade_steering.examples.walls_obstacles``
+(``--help`` for the options, such as ``--headless``)
 
 Keys: 1-3 choose the behaviour; click adds an obstacle (right click: moves the cross in
 ``solid``); Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
@@ -19,6 +20,7 @@ Keys: 1-3 choose the behaviour; click adds an obstacle (right click: moves the c
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import arcade
@@ -88,6 +90,7 @@ class WallsObstaclesScene(Scene):
         self.world.add_wall((0.5 * w, 0.2 * h), (0.5 * w, 0.8 * h), thickness=4)
         self.world.add_obstacle((0.3 * w, 0.5 * h), 30)
         self.goal = (0.8 * w, 0.5 * h)
+        self.KEYS = "click: a post   right click: the cross"
         for y in np.linspace(0.3, 0.7, 5) * h:
             self.add_agent(
                 (0.08 * w, y), steer.Arrive(lambda: self.goal), GREEN, max_speed=100, max_force=300
@@ -116,10 +119,10 @@ MODES = WallsObstaclesScene.MODES
 make_scene = WallsObstaclesScene
 
 
-def main() -> None:
-    """Open the example in a window."""
-    run(WallsObstaclesScene)
+def main(argv: list[str] | None = None) -> int:
+    """Open the example in a window, or run it headless (``--help`` for the options)."""
+    return run(WallsObstaclesScene, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
