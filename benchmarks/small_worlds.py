@@ -16,11 +16,12 @@ in ``SpriteList``s:
   as can be), so every N is as crowded as the demo.
 
 Timing: one ``update(1/60)`` of each (the library's ``world.update``, sprite write-back
-included; the peer's update, sprite writes included), both in one process, interleaved by
-rounds (library, peer, library, peer, ...), garbage collector off while timing. Each round
-times ``frames`` updates one by one; a figure is the median over rounds of each round's
-median, in microseconds. Both worlds are stepped the same number of times, so they are timed
-on the same stretch of the simulation.
+included; the peer's update, sprite writes included), both in one process, garbage collector
+off while timing. A round times ``frames`` updates of each, alternating update by update
+(library, peer, library, peer, ...; the peer goes first in every other round), so a busy
+spell of a shared machine slows both alike; a figure is the median over rounds of each
+round's median, in microseconds. Both worlds are stepped the same number of times, so they
+are timed on the same stretch of the simulation.
 
 Usage::
 
@@ -55,7 +56,6 @@ import arcade_steering as steer
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import peer
-from scenarios import sprites_at
 
 DT = 1 / 60
 SIZES = (1, 5, 13, 30, 100, 300, 1000, 3000)
@@ -99,6 +99,19 @@ class Setup:
     library: Side
     peer: Side
     info: dict[str, Any]
+
+
+def sprites_at(positions: np.ndarray) -> tuple[arcade.SpriteList, list[arcade.Sprite]]:
+    """Real sprites at ``positions`` ``(n, 2)`` in a new SpriteList (no spatial hash), as
+    ``run.py``'s scenarios make them (a 12 px square: radius 6 px)."""
+    sprite_list = arcade.SpriteList()
+    texture = arcade.make_soft_square_texture(12, arcade.color.WHITE, name="bench-agent")
+    sprites = []
+    for x, y in np.asarray(positions, dtype=float).tolist():
+        sprite = arcade.Sprite(texture, center_x=x, center_y=y)
+        sprite_list.append(sprite)
+        sprites.append(sprite)
+    return sprite_list, sprites
 
 
 ARRIVE_TARGET = (1900.0, 1000.0)
@@ -511,23 +524,29 @@ def frames_for(n: int) -> int:
     return 200 if n <= 30 else 100 if n <= 100 else 40 if n <= 300 else 25 if n <= 1000 else 10
 
 
-def time_updates(update: Callable[[float], None], count: int) -> list[float]:
-    """Microseconds of each of ``count`` updates."""
-    samples = []
+def time_round(setup: Setup, frames: int, peer_first: bool) -> dict[str, float]:
+    """One round: ``frames`` updates of each side, alternating update by update (the peer
+    first or the library), each timed alone; each side's median, µs."""
+    sides = [("library", setup.library.update), ("peer", setup.peer.update)]
+    if peer_first:
+        sides.reverse()
+    samples: dict[str, list[float]] = {"library": [], "peer": []}
+    clock = time.perf_counter
     gc.disable()
     try:
-        for _ in range(count):
-            start = time.perf_counter()
-            update(DT)
-            samples.append((time.perf_counter() - start) * 1e6)
+        for _ in range(frames):
+            for name, update in sides:
+                start = clock()
+                update(DT)
+                samples[name].append((clock() - start) * 1e6)
     finally:
         gc.enable()
-    return samples
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def measure(name: str, n: int, rounds: int, frames: int, warmup: int) -> dict[str, Any]:
-    """Library and peer, interleaved by rounds: the median over rounds of each round's
-    median, µs per update."""
+    """Library and peer, interleaved update by update over ``rounds`` rounds of ``frames``
+    updates each: the median over rounds of each round's median, µs per update."""
     built = time.perf_counter()
     setup = BUILDERS[name](n)
     built = time.perf_counter() - built
@@ -535,10 +554,11 @@ def measure(name: str, n: int, rounds: int, frames: int, warmup: int) -> dict[st
         setup.library.update(DT)
         setup.peer.update(DT)
     medians: dict[str, list[float]] = {"library": [], "peer": []}
-    for _ in range(rounds):
-        for side in ("library", "peer"):
-            samples = time_updates(getattr(setup, side).update, frames)
-            medians[side].append(statistics.median(samples))
+    for index in range(rounds):
+        for side, median in time_round(setup, frames, peer_first=index % 2 == 1).items():
+            medians[side].append(median)
+    del setup
+    gc.collect()  # the next size starts without this one's sprites
     library, hand = statistics.median(medians["library"]), statistics.median(medians["peer"])
     return {
         "composition": name,
