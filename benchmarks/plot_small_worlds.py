@@ -57,12 +57,11 @@ def plot(results: list[dict[str, Any]], out: str) -> None:
             )
         axes.axhline(FRAME_US, color="grey", ls=":", lw=1)
         axes.text(
-            0.98,
+            0.02,
             FRAME_US,
             "60 FPS frame",
             color="grey",
             va="bottom",
-            ha="right",
             transform=axes.get_yaxis_transform(),
             fontsize=8,
         )
