@@ -17,11 +17,12 @@ in ``SpriteList``s:
 
 Timing: one ``update(1/60)`` of each (the library's ``world.update``, sprite write-back
 included; the peer's update, sprite writes included), both in one process, garbage collector
-off while timing. A round times ``frames`` updates of each, alternating update by update
-(library, peer, library, peer, ...; the peer goes first in every other round), so a busy
-spell of a shared machine slows both alike; a figure is the median over rounds of each
-round's median, in microseconds. Both worlds are stepped the same number of times, so they
-are timed on the same stretch of the simulation.
+off while timing, in interleaved rounds: a round times ``frames`` updates of the library one
+by one, then as many of the peer, and rounds follow each other (library, peer, library, peer,
+...). A figure is the median over rounds of each round's median, in microseconds. Both worlds
+are stepped the same number of times, so they are timed on the same stretch of the
+simulation. ``--alternate`` interleaves update by update instead: each update then starts
+with caches the other one filled, as a game's steering follows its drawing and logic.
 
 Usage::
 
@@ -524,29 +525,30 @@ def frames_for(n: int) -> int:
     return 200 if n <= 30 else 100 if n <= 100 else 40 if n <= 300 else 25 if n <= 1000 else 10
 
 
-def time_round(setup: Setup, frames: int, peer_first: bool) -> dict[str, float]:
-    """One round: ``frames`` updates of each side, alternating update by update (the peer
-    first or the library), each timed alone; each side's median, µs."""
+def time_round(setup: Setup, frames: int, alternate: bool = False) -> dict[str, float]:
+    """One round: ``frames`` updates of the library, then as many of the peer, each timed
+    alone (or, with ``alternate``, the two update by update in turn); each side's median, µs.
+    """
     sides = [("library", setup.library.update), ("peer", setup.peer.update)]
-    if peer_first:
-        sides.reverse()
+    plan = sides * frames if alternate else [side for side in sides for _ in range(frames)]
     samples: dict[str, list[float]] = {"library": [], "peer": []}
     clock = time.perf_counter
     gc.disable()
     try:
-        for _ in range(frames):
-            for name, update in sides:
-                start = clock()
-                update(DT)
-                samples[name].append((clock() - start) * 1e6)
+        for name, update in plan:
+            start = clock()
+            update(DT)
+            samples[name].append((clock() - start) * 1e6)
     finally:
         gc.enable()
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def measure(name: str, n: int, rounds: int, frames: int, warmup: int) -> dict[str, Any]:
-    """Library and peer, interleaved update by update over ``rounds`` rounds of ``frames``
-    updates each: the median over rounds of each round's median, µs per update."""
+def measure(
+    name: str, n: int, rounds: int, frames: int, warmup: int, alternate: bool = False
+) -> dict[str, Any]:
+    """Library and peer in interleaved rounds of ``frames`` updates each (library, peer,
+    library, peer, ...): the median over rounds of each round's median, µs per update."""
     built = time.perf_counter()
     setup = BUILDERS[name](n)
     built = time.perf_counter() - built
@@ -554,8 +556,8 @@ def measure(name: str, n: int, rounds: int, frames: int, warmup: int) -> dict[st
         setup.library.update(DT)
         setup.peer.update(DT)
     medians: dict[str, list[float]] = {"library": [], "peer": []}
-    for index in range(rounds):
-        for side, median in time_round(setup, frames, peer_first=index % 2 == 1).items():
+    for _ in range(rounds):
+        for side, median in time_round(setup, frames, alternate).items():
             medians[side].append(median)
     del setup
     gc.collect()  # the next size starts without this one's sprites
@@ -596,6 +598,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, help="updates timed per round (default by N)")
     parser.add_argument("--warmup", type=int, default=60, help="untimed updates first (60)")
     parser.add_argument(
+        "--alternate",
+        action="store_true",
+        help="alternate library and peer update by update within a round (caches cold)",
+    )
+    parser.add_argument(
         "--squad", type=int, default=SQUAD, help=f"--check: demo agents per level ({SQUAD})"
     )
     args = parser.parse_args(argv)
@@ -615,13 +622,15 @@ def main(argv: list[str] | None = None) -> int:
     for n in sizes:
         for name in names:
             frames = args.frames or (5 if args.quick else frames_for(n))
-            row = measure(name, n, rounds, frames, warmup)
+            row = measure(name, n, rounds, frames, warmup, args.alternate)
             results.append(row)
             print_row(row)
     print(f"took {time.perf_counter() - started:.1f} s")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
-            json.dump({"rounds": rounds, "results": results}, file, indent=2)
+            json.dump(
+                {"rounds": rounds, "alternate": args.alternate, "results": results}, file, indent=2
+            )
     if args.plot:
         from plot_small_worlds import plot
 
