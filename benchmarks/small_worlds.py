@@ -17,12 +17,14 @@ in ``SpriteList``s:
 
 Timing: one ``update(1/60)`` of each (the library's ``world.update``, sprite write-back
 included; the peer's update, sprite writes included), both in one process, garbage collector
-off while timing, in interleaved rounds: a round times ``frames`` updates of the library one
-by one, then as many of the peer, and rounds follow each other (library, peer, library, peer,
-...). A figure is the median over rounds of each round's median, in microseconds. Both worlds
-are stepped the same number of times, so they are timed on the same stretch of the
-simulation. ``--alternate`` interleaves update by update instead: each update then starts
-with caches the other one filled, as a game's steering follows its drawing and logic.
+off while timing, in interleaved rounds. Every case (composition and N) is built and warmed
+up first; a round then passes over every case, timing ``frames`` updates of the library one
+by one and then as many of the peer (library, peer, library, peer, ...), so a busy spell of a
+shared machine, which lasts seconds, falls on different cases in different rounds. A figure is
+the median over rounds of each round's median, in microseconds. Both worlds of a case are
+stepped the same number of times, so they are timed on the same stretch of the simulation.
+``--alternate`` interleaves update by update instead: each update then starts with caches
+the other one filled, as a game's steering follows its drawing and logic.
 
 Usage::
 
@@ -545,34 +547,41 @@ def time_round(setup: Setup, frames: int, alternate: bool = False) -> dict[str, 
 
 
 def measure(
-    name: str, n: int, rounds: int, frames: int, warmup: int, alternate: bool = False
-) -> dict[str, Any]:
-    """Library and peer in interleaved rounds of ``frames`` updates each (library, peer,
-    library, peer, ...): the median over rounds of each round's median, µs per update."""
-    built = time.perf_counter()
-    setup = BUILDERS[name](n)
-    built = time.perf_counter() - built
-    for _ in range(warmup):
-        setup.library.update(DT)
-        setup.peer.update(DT)
-    medians: dict[str, list[float]] = {"library": [], "peer": []}
-    for _ in range(rounds):
-        for side, median in time_round(setup, frames, alternate).items():
-            medians[side].append(median)
-    del setup
-    gc.collect()  # the next size starts without this one's sprites
-    library, hand = statistics.median(medians["library"]), statistics.median(medians["peer"])
-    return {
-        "composition": name,
-        "agents": n,
-        "library_us": round(library, 1),
-        "peer_us": round(hand, 1),
-        "ratio": round(library / hand, 3),
-        "library_round_us": [round(value, 1) for value in medians["library"]],
-        "peer_round_us": [round(value, 1) for value in medians["peer"]],
-        "frames": frames,
-        "build_s": round(built, 2),
-    }
+    cases: list[tuple[str, int, int]], rounds: int, warmup: int, alternate: bool = False
+) -> list[dict[str, Any]]:
+    """Time every case ``(composition, N, frames)``: each built once (library and peer) and
+    warmed up, then ``rounds`` rounds, each a pass over every case timing ``frames``
+    updates of the library and then of the peer. A busy spell of the machine lasts seconds,
+    so it falls on different cases in different rounds. Returns one row per case: the
+    median over rounds of each round's median, µs per update."""
+    setups, rows = [], []
+    for name, n, frames in cases:
+        built = time.perf_counter()
+        setup = BUILDERS[name](n)
+        built = time.perf_counter() - built
+        for _ in range(warmup):
+            setup.library.update(DT)
+            setup.peer.update(DT)
+        setups.append(setup)
+        rows.append(
+            {"composition": name, "agents": n, "frames": frames, "build_s": round(built, 2)}
+        )
+    medians = [{"library": [], "peer": []} for _ in cases]
+    for index in range(rounds):
+        print(f"round {index + 1} of {rounds}", file=sys.stderr, flush=True)
+        for setup, (_, _, frames), case in zip(setups, cases, medians, strict=True):
+            for side, median in time_round(setup, frames, alternate).items():
+                case[side].append(median)
+    for row, case in zip(rows, medians, strict=True):
+        library, hand = statistics.median(case["library"]), statistics.median(case["peer"])
+        row.update(
+            library_us=round(library, 1),
+            peer_us=round(hand, 1),
+            ratio=round(library / hand, 3),
+            library_round_us=[round(value, 1) for value in case["library"]],
+            peer_round_us=[round(value, 1) for value in case["peer"]],
+        )
+    return rows
 
 
 HEADER = f"{'composition':<12}{'N':>6}{'library µs':>13}{'peer µs':>11}{'library/peer':>14}"
@@ -617,14 +626,15 @@ def main(argv: list[str] | None = None) -> int:
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     rounds = 2 if args.quick else args.rounds
     warmup = 3 if args.quick else args.warmup
+    cases = [
+        (name, n, args.frames or (5 if args.quick else frames_for(n)))
+        for n in sizes
+        for name in names
+    ]
+    results = measure(cases, rounds, warmup, args.alternate)
     print(HEADER)
-    results = []
-    for n in sizes:
-        for name in names:
-            frames = args.frames or (5 if args.quick else frames_for(n))
-            row = measure(name, n, rounds, frames, warmup, args.alternate)
-            results.append(row)
-            print_row(row)
+    for row in results:
+        print_row(row)
     print(f"took {time.perf_counter() - started:.1f} s")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
