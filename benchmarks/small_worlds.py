@@ -368,13 +368,14 @@ def wall_crossings(start: np.ndarray, end: np.ndarray, walls: np.ndarray) -> int
     return int(crossed.any(axis=1).sum())
 
 
-def wall_depths(points: np.ndarray, walls: np.ndarray, thickness: np.ndarray) -> np.ndarray:
-    """Each point's distance ``(n,)`` to the nearest wall surface (negative: inside), px."""
+def wall_depths(points: np.ndarray, walls: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """Each point's distance ``(n,)`` to the nearest surface of walls ``(m, 4)`` of half
+    thicknesses ``radius`` ``(m,)`` (negative: inside), px."""
     a, b = walls[None, :, :2], walls[None, :, 2:]
     ab = b - a
     t = np.clip(((points[:, None] - a) * ab).sum(-1) / (ab * ab).sum(-1), 0.0, 1.0)
     closest = a + t[..., None] * ab
-    return (np.hypot(*np.moveaxis(points[:, None] - closest, -1, 0)) - thickness).min(axis=1)
+    return (np.hypot(*np.moveaxis(points[:, None] - closest, -1, 0)) - radius).min(axis=1)
 
 
 class DemoMetrics:
@@ -615,6 +616,8 @@ def main(argv: list[str] | None = None) -> int:
         "--squad", type=int, default=SQUAD, help=f"--check: demo agents per level ({SQUAD})"
     )
     args = parser.parse_args(argv)
+    if args.rounds < 1 or (args.frames is not None and args.frames < 1):
+        parser.error("--rounds and --frames must be at least 1")
     names = args.only or list(COMPOSITIONS)
     started = time.perf_counter()
     if args.check:
