@@ -197,9 +197,9 @@ class _Checker:
             self.count("referred files", 1, "files")
         return path
 
-    @staticmethod
-    def regular_size(path: Path, limit: int) -> int:
-        """The size of a regular file of at most ``limit`` bytes."""
+    def regular_size(self, path: Path, limit_name: str) -> int:
+        """The size of a regular file within ``LevelLimits.<limit_name>`` bytes."""
+        limit = getattr(self.limits, limit_name)
         try:
             info = os.stat(path)
         except OSError as error:
@@ -207,22 +207,24 @@ class _Checker:
         if not stat.S_ISREG(info.st_mode):
             raise BadValueError("is not a regular file")
         if info.st_size > limit:
-            raise BadValueError(f"has {info.st_size:,} bytes, more than the {limit:,} allowed")
+            raise BadValueError(
+                f"has {info.st_size:,} bytes, more than {limit:,} (LevelLimits.{limit_name})"
+            )
         return info.st_size
 
     def load(self, path: Path, uses: int = 1) -> tuple[Format, Any]:
         """The parsed file, read once; ``uses`` is how often pytiled_parser will read it."""
         with self.at(path):
             if path not in self.documents:
+                self.regular_size(path, "file_bytes")
                 limit = self.limits.file_bytes
-                self.regular_size(path, limit)
                 try:
                     with open(path, "rb") as file:
                         data = file.read(limit + 1)
                 except OSError as error:
                     raise BadValueError(f"cannot be read ({error.strerror})") from None
                 if len(data) > limit:
-                    raise BadValueError(f"has more than the {limit:,} bytes allowed")
+                    raise BadValueError(f"has more than {limit:,} bytes (LevelLimits.file_bytes)")
                 self.documents[path] = (*_parse(data), len(data))
             fmt, node, size = self.documents[path]
             self.count("bytes of level files", size * uses, "total_bytes")
@@ -232,7 +234,7 @@ class _Checker:
         path = self.refer(reference, base, "image")
         if path in self.checked.images:
             return
-        self.regular_size(path, self.limits.image_bytes)
+        self.regular_size(path, "image_bytes")
         try:
             with PIL.Image.open(path, formats=IMAGE_FORMATS) as image:
                 width, height = image.size
@@ -258,10 +260,12 @@ class _Checker:
                     raise BadValueError(f"needs {key!r}")
             if fmt.flag(node, "infinite"):
                 raise BadValueError("is an infinite map, which arcade does not load")
-            for key in ("width", "height", "tilewidth", "tileheight"):
+            for key in ("width", "height"):
+                self.whole(fmt, node, key, required=True, minimum=1)
+            for key in ("tilewidth", "tileheight"):
                 self.size(fmt, node, key, required=True, integer=True, minimum=1)
             for key in ("nextlayerid", "nextobjectid"):
-                self.size(fmt, node, key, integer=True)
+                self.whole(fmt, node, key)
             self.count("tiles", fmt.number(node, "width") * fmt.number(node, "height"), "tiles")
             self.check_properties(fmt, node)
             tilesets = fmt.tilesets(node)
@@ -269,9 +273,9 @@ class _Checker:
         for index, tileset in enumerate(tilesets):
             where = f"tileset {index + 1}"
             with self.at(path, where):
-                firstgid = self.size(fmt, tileset, "firstgid", required=True, integer=True)
-                if not 1 <= firstgid < _MAX_GID or firstgid in firstgids:
-                    raise BadValueError(f"firstgid {firstgid} is not a new gid from 1 to 2**32 - 1")
+                firstgid = self.whole(fmt, tileset, "firstgid", required=True, minimum=1)
+                if firstgid in firstgids:
+                    raise BadValueError(f"firstgid {firstgid} is that of another tileset")
                 firstgids.add(firstgid)
                 source = fmt.text(tileset, "source")
                 if source is not None:
@@ -300,12 +304,10 @@ class _Checker:
                 raise BadValueError("a tileset needs a 'name'")
             for key in ("tilewidth", "tileheight"):
                 self.size(fmt, node, key, required=True, integer=True, minimum=1)
-            self.count(
-                "tiles", self.size(fmt, node, "tilecount", required=True, integer=True), "tiles"
-            )
-            columns = self.size(fmt, node, "columns", integer=True)
+            self.count("tiles", self.whole(fmt, node, "tilecount", required=True), "tiles")
+            columns = self.whole(fmt, node, "columns")
             for key in ("margin", "spacing"):
-                self.size(fmt, node, key, required=fmt is JsonFormat, integer=True)
+                self.whole(fmt, node, key, required=fmt is JsonFormat)
             image = fmt.image(node)
             if image is not None:
                 if not columns:
@@ -315,15 +317,15 @@ class _Checker:
             tiles = fmt.tileset_tiles(node)
         for tile in tiles:
             with self.at(path, where):
-                tile_id = self.size(fmt, tile, "id", required=True, integer=True)
+                tile_id = self.whole(fmt, tile, "id", required=True)
             tile_where = f"{where}, tile {tile_id}"
             with self.at(path, tile_where):
                 image = fmt.image(tile)
                 if image is not None:
                     self.check_image(image, base)
                 for frame in fmt.frames(tile):
-                    self.size(fmt, frame, "tileid", required=True, integer=True)
-                    self.size(fmt, frame, "duration", required=True, integer=True)
+                    self.whole(fmt, frame, "tileid", required=True)
+                    self.whole(fmt, frame, "duration", required=True)
                 self.check_properties(fmt, tile)
                 objects = fmt.tile_objects(tile)
             if objects is not None:
@@ -343,7 +345,7 @@ class _Checker:
                 for key in fmt.layer_keys:
                     if not fmt.has(layer, key):
                         raise BadValueError(f"needs {key!r}")
-                self.size(fmt, layer, "id", integer=True)
+                self.whole(fmt, layer, "id")
                 for key in ("opacity", "offsetx", "offsety", "parallaxx", "parallaxy"):
                     self.size(fmt, layer, key, minimum=-self.limits.coordinate)
                 for key in ("tintcolor", "transparentcolor"):
@@ -368,8 +370,8 @@ class _Checker:
                 self.check_layers(fmt, layer, path, depth + 1)
 
     def check_tiles(self, fmt: Format, layer: Any) -> None:
-        width = self.size(fmt, layer, "width", required=True, integer=True)
-        height = self.size(fmt, layer, "height", required=True, integer=True)
+        width = self.whole(fmt, layer, "width", required=True)
+        height = self.whole(fmt, layer, "height", required=True)
         self.count("tiles", width * height, "tiles")
         data = fmt.tile_data(layer)
         if data.chunked:
@@ -399,7 +401,7 @@ class _Checker:
             self.count("objects", len(objects), "objects")
         for obj in objects:
             with self.at(path, where):
-                object_id = self.size(fmt, obj, "id", integer=True)
+                object_id = self.whole(fmt, obj, "id")
                 name = fmt.text(obj, "name")
             object_where = f"{where}, object {object_id}" + (f" {name!r}" if name else "")
             with self.at(path, object_where):
@@ -424,9 +426,7 @@ class _Checker:
         for key in ("width", "height"):
             self.size(fmt, obj, key)
         self.size(fmt, obj, "rotation", minimum=-limit)
-        gid = fmt.number(obj, "gid", integer=True)
-        if gid is not None and not 0 <= gid < _MAX_GID:
-            raise BadValueError(f"'gid' {gid} is not from 0 to 2**32 - 1")
+        self.whole(fmt, obj, "gid")
         self.check_properties(fmt, obj)
         kind, points = fmt.shape(obj)
         if points is None:
@@ -507,6 +507,18 @@ class _Checker:
             raise BadValueError(
                 f"{key!r} is {value}, not from {minimum:g} to {limit:g} (LevelLimits.coordinate)"
             )
+        return value
+
+    @staticmethod
+    def whole(fmt: Format, node: Any, key: str, *, required: bool = False, minimum: int = 0) -> int:
+        """A whole number (an id, a count) from ``minimum`` to 2**32 - 1; 0 if absent."""
+        value = fmt.number(node, key, integer=True)
+        if value is None:
+            if required:
+                raise BadValueError(f"needs {key!r}")
+            return 0
+        if not minimum <= value < _MAX_GID:
+            raise BadValueError(f"{key!r} is {value}, not from {minimum} to 2**32 - 1")
         return value
 
     def check_properties(self, fmt: Format, node: Any) -> None:

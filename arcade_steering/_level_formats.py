@@ -15,7 +15,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 #: Longest number literal read (digits): a longer one is refused before ``int()`` sees it.
-MAX_LITERAL = 64
+MAX_LITERAL = 1000
 
 LAYER_KINDS = ("tilelayer", "objectgroup", "imagelayer", "group")
 _XML_LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer"}
@@ -160,7 +160,7 @@ class JsonFormat:
 
     @classmethod
     def properties(cls, node: dict) -> list[tuple[str, str, Any]]:
-        """``(name, type, value)`` of each property; a missing type is ``"string"``."""
+        """``(name, type, value)`` of each property."""
         raw = node.get("properties")
         if raw is None:
             return []
@@ -168,7 +168,7 @@ class JsonFormat:
             return [(name, _type_of(value), value) for name, value in raw.items()]
         found = []
         for item in cls.children(node, "properties"):
-            name, kind = item.get("name"), item.get("type", "string")
+            name, kind = item.get("name"), item.get("type")
             if not isinstance(name, str) or not isinstance(kind, str) or "value" not in item:
                 raise BadValueError("a property needs a 'name', a 'type' and a 'value'")
             found.append((name, kind, item["value"]))
