@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+import numpy as np
 import PIL.Image
 
 from ._level_formats import (
@@ -44,6 +45,10 @@ MiB = 1 << 20
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 _MAX_GID = 1 << 32
+#: A gid without the flip flags arcade reads (horizontal, vertical, diagonal).
+_GID_MASK = 0x1FFFFFFF
+#: A bool property's values: JSON's true and false, XML's "true" and "false".
+_BOOLS = {"JSON": (True, False), "XML": ("true", "false")}
 
 
 class LevelError(ValueError):
@@ -151,9 +156,14 @@ class _Checker:
         self.counts: Counter[str] = Counter()
         #: Parsed files by path: format, root node, size in bytes.
         self.documents: dict[Path, tuple[Format, Any, int]] = {}
-        #: Templates checked: bytes pytiled reads for each use (with its tileset), points.
-        self.templates: dict[Path, tuple[int, int]] = {}
-        self.tilesets: set[Path] = set()
+        #: Templates checked: bytes pytiled reads for each use (with its tileset), points,
+        #: and the template's object.
+        self.templates: dict[Path, tuple[int, int, Any]] = {}
+        #: Tileset files checked: the gids they span and draw (see :meth:`check_tileset`).
+        self.tilesets: dict[Path, tuple[int, set[int] | None]] = {}
+        self.image_sizes: dict[Path, tuple[int, int]] = {}
+        #: The map's tilesets: first gid, gids spanned, and the local ids drawn (None: all).
+        self.gid_ranges: list[tuple[int, int, set[int] | None]] = []
         self.map_format: Format = JsonFormat
 
     # ------------------------------------------------------------------ context and counts
@@ -230,10 +240,11 @@ class _Checker:
             self.count("bytes of level files", size * uses, "total_bytes")
         return fmt, node
 
-    def check_image(self, reference: Any, base: Path) -> None:
+    def check_image(self, reference: Any, base: Path) -> tuple[int, int]:
+        """Check an image file; return its width and height in px."""
         path = self.refer(reference, base, "image")
-        if path in self.checked.images:
-            return
+        if path in self.image_sizes:
+            return self.image_sizes[path]
         self.regular_size(path, "image_bytes")
         try:
             with PIL.Image.open(path, formats=IMAGE_FORMATS) as image:
@@ -244,6 +255,8 @@ class _Checker:
             ) from None
         self.count("image pixels", width * height, "image_pixels")
         self.checked.images.add(path)
+        self.image_sizes[path] = width, height
+        return width, height
 
     # ------------------------------------------------------------------ the map
 
@@ -281,55 +294,117 @@ class _Checker:
                 if source is not None:
                     tileset_path = self.refer(source, path.parent, "tileset")
             if source is None:
-                self.check_tileset(fmt, tileset, path, path.parent, where)
+                span = self.check_tileset(fmt, tileset, path, path.parent, where)
             else:
-                self.check_tileset_file(tileset_path, uses=1)
+                span = self.check_tileset_file(tileset_path, uses=1)
+            with self.at(path, where):
+                self.add_gids(firstgid, *span)
         self.check_layers(fmt, node, path, depth=0)
 
-    def check_tileset_file(self, path: Path, uses: int) -> None:
+    def add_gids(self, firstgid: int, count: int, drawn: set[int] | None) -> None:
+        """Record a tileset's gids, which must not overlap another's (arcade would take the
+        first tileset listed)."""
+        for other, other_count, _ in self.gid_ranges:
+            if firstgid < other + other_count and other < firstgid + count:
+                raise BadValueError(
+                    f"its gids {firstgid}..{firstgid + count - 1} overlap another tileset's "
+                    f"{other}..{other + other_count - 1}"
+                )
+        self.gid_ranges.append((firstgid, count, drawn))
+
+    def check_gids(self, gids: np.ndarray) -> None:
+        """Every non-zero gid (flip flags aside) must be a tile arcade can draw."""
+        gids = np.unique(gids.astype(np.int64))
+        local = gids[gids != 0] & _GID_MASK
+        firsts = np.array(sorted(first for first, _, _ in self.gid_ranges), dtype=np.int64)
+        ranges = {first: (count, drawn) for first, count, drawn in self.gid_ranges}
+        index = np.searchsorted(firsts, local, side="right") - 1
+        for gid, row in zip(local.tolist(), index.tolist(), strict=True):
+            count, drawn = ranges[int(firsts[row])] if row >= 0 else (0, None)
+            offset = gid - int(firsts[row]) if row >= 0 else gid
+            if not 0 <= offset < count or (drawn is not None and offset not in drawn):
+                raise BadValueError(f"tile gid {gid} is in no tileset, or has no image")
+
+    def check_tileset_file(self, path: Path, uses: int) -> tuple[int, set[int] | None]:
         fmt, node = self.load(path, uses)
         if path in self.tilesets:
-            return
-        self.tilesets.add(path)
+            return self.tilesets[path]
         with self.at(path, "tileset"):
             if fmt.root_kind(node) not in (None, "tileset"):
                 raise BadValueError(f"is a {fmt.root_kind(node)}, not a tileset")
             if fmt.has(node, "source"):
                 raise BadValueError("a tileset file cannot refer to another tileset")
-        self.check_tileset(fmt, node, path, path.parent, "tileset")
+        self.tilesets[path] = span = self.check_tileset(fmt, node, path, path.parent, "tileset")
+        return span
 
-    def check_tileset(self, fmt: Format, node: Any, path: Path, base: Path, where: str) -> None:
+    def check_tileset(
+        self, fmt: Format, node: Any, path: Path, base: Path, where: str
+    ) -> tuple[int, set[int] | None]:
+        """Check a tileset; return the gids it spans and the local ids it draws (None: all
+        of them, from its image)."""
         with self.at(path, where):
             if not isinstance(fmt.text(node, "name"), str):
                 raise BadValueError("a tileset needs a 'name'")
-            for key in ("tilewidth", "tileheight"):
+            width, height = (
                 self.size(fmt, node, key, required=True, integer=True, minimum=1)
-            self.count("tiles", self.whole(fmt, node, "tilecount", required=True), "tiles")
-            columns = self.whole(fmt, node, "columns")
-            for key in ("margin", "spacing"):
+                for key in ("tilewidth", "tileheight")
+            )
+            count = self.whole(fmt, node, "tilecount", required=True)
+            self.count("tiles", count, "tiles")
+            columns = self.whole(fmt, node, "columns", required=True)
+            margin, spacing = (
                 self.whole(fmt, node, key, required=fmt is JsonFormat)
-            image = fmt.image(node)
+                for key in ("margin", "spacing")
+            )
+            for key in ("imagewidth", "imageheight"):
+                self.whole(fmt, node, key)
+            image = fmt.image(node, sized=True)
             if image is not None:
-                if not columns:
-                    raise BadValueError("a tileset with an image needs 'columns' >= 1")
-                self.check_image(image, base)
+                rows = -(-count // max(columns, 1))
+                size = self.check_image(image, base)
+                need = tuple(
+                    margin + n * side + (n - 1) * spacing
+                    for n, side in ((columns, width), (rows, height))
+                )
+                if not columns or need[0] > size[0] or need[1] > size[1]:
+                    raise BadValueError(
+                        f"{columns} columns and {rows} rows of {width}x{height} tiles do not "
+                        f"fit its {size[0]}x{size[1]} image"
+                    )
             self.check_properties(fmt, node)
             tiles = fmt.tileset_tiles(node)
+        drawn: set[int] = set()
         for tile in tiles:
             with self.at(path, where):
                 tile_id = self.whole(fmt, tile, "id", required=True)
+                if image is not None and tile_id >= count:
+                    raise BadValueError(f"tile id {tile_id} is not below 'tilecount' {count}")
             tile_where = f"{where}, tile {tile_id}"
             with self.at(path, tile_where):
-                image = fmt.image(tile)
-                if image is not None:
-                    self.check_image(image, base)
-                for frame in fmt.frames(tile):
-                    self.whole(fmt, frame, "tileid", required=True)
-                    self.whole(fmt, frame, "duration", required=True)
+                if fmt.image(tile, sized=True) is not None:
+                    self.check_image(fmt.image(tile), base)
+                    drawn.add(tile_id)
+                self.check_frames(fmt, tile, count if image is not None else None, drawn)
                 self.check_properties(fmt, tile)
                 objects = fmt.tile_objects(tile)
             if objects is not None:
                 self.check_objects(fmt, objects, path, f"{tile_where}, collision shapes")
+        if image is not None:
+            return count, None
+        return max(count, max(drawn, default=-1) + 1), drawn
+
+    def check_frames(self, fmt: Format, tile: Any, count: int | None, drawn: set[int]) -> None:
+        """An animation needs frames, each showing a tile of the tileset."""
+        frames = fmt.frames(tile)
+        if frames is None:
+            return
+        if not frames:
+            raise BadValueError("an animation needs frames")
+        for frame in frames:
+            shown = self.whole(fmt, frame, "tileid", required=True)
+            self.whole(fmt, frame, "duration", required=True)
+            if count is not None and shown >= count:
+                raise BadValueError(f"an animation frame shows tile {shown}, not below {count}")
 
     # ------------------------------------------------------------------ layers
 
@@ -342,10 +417,10 @@ class _Checker:
                 name = fmt.text(layer, "name")
             where = f"layer {name!r}"
             with self.at(path, where):
-                for key in fmt.layer_keys:
-                    if not fmt.has(layer, key):
-                        raise BadValueError(f"needs {key!r}")
+                self.check_keys(fmt, layer, fmt.layer_keys.get(kind, ()))
                 self.whole(fmt, layer, "id")
+                for key in ("visible", "repeatx", "repeaty"):
+                    fmt.flag(layer, key)
                 for key in ("opacity", "offsetx", "offsety", "parallaxx", "parallaxy"):
                     self.size(fmt, layer, key, minimum=-self.limits.coordinate)
                 for key in ("tintcolor", "transparentcolor"):
@@ -380,7 +455,7 @@ class _Checker:
             )
         cells = width * height
         if data.encoding == "base64":
-            _check_encoded(data, cells)
+            self.check_gids(np.frombuffer(_decode(data, cells), dtype="<u4"))
             return
         gids = data.cells
         if data.encoding == "csv":
@@ -392,6 +467,7 @@ class _Checker:
                 raise BadValueError(
                     f"tile id {str(gid)[:40]} is not a whole number from 0 to 2**32 - 1"
                 )
+        self.check_gids(np.array(gids, dtype=np.int64))
 
     # ------------------------------------------------------------------ objects
 
@@ -406,17 +482,18 @@ class _Checker:
             object_where = f"{where}, object {object_id}" + (f" {name!r}" if name else "")
             with self.at(path, object_where):
                 template = fmt.text(obj, "template")
-                self.check_object(fmt, obj, required=template is None)
-                if template is not None:
-                    template_path = self.refer(template, path.parent, "template")
-            if template is not None:
-                self.use_template(template_path, object_where)
+                self.check_object(fmt, obj)
+                if template is None:
+                    self.check_keys(fmt, obj, fmt.object_keys)
+                    self.check_gids(np.array([self.whole(fmt, obj, "gid")]))
+                    continue
+                template_path = self.refer(template, path.parent, "template")
+            template_object = self.use_template(template_path, object_where)
+            with self.at(path, object_where):
+                self.check_keys(fmt, obj, fmt.object_keys, template_object)
 
-    def check_object(self, fmt: Format, obj: Any, required: bool) -> int:
+    def check_object(self, fmt: Format, obj: Any) -> int:
         """Check an object's fields; return its number of vertices."""
-        for key in fmt.object_keys if required else ():
-            if not fmt.has(obj, key):
-                raise BadValueError(f"needs {key!r}")
         for key in ("name", "type", "class"):
             fmt.text(obj, key)
         fmt.flag(obj, "visible")
@@ -447,18 +524,19 @@ class _Checker:
                 )
         return len(points)
 
-    def use_template(self, path: Path, where: str) -> None:
-        """Check a template on its first use; count what every use costs."""
+    def use_template(self, path: Path, where: str) -> Any:
+        """Check a template on its first use; count what every use costs. Return its object."""
         if path not in self.templates:
             self.templates[path] = self.check_template(path, where)
-            return
-        size, points = self.templates[path]
+            return self.templates[path][2]
+        size, points, obj = self.templates[path]
         with self.at(path, f"template used by {where}"):
             self.count("bytes of level files", size, "total_bytes")
             self.count("objects", 1, "objects")
             self.count("points", points, "total_points")
+        return obj
 
-    def check_template(self, path: Path, where: str) -> tuple[int, int]:
+    def check_template(self, path: Path, where: str) -> tuple[int, int, Any]:
         fmt, node = self.load(path)
         with self.at(path, f"template used by {where}"):
             if fmt is not self.map_format:
@@ -469,10 +547,10 @@ class _Checker:
             if fmt.has(obj, "template"):
                 raise BadValueError("a template cannot use another template")
             self.count("objects", 1, "objects")
-            points = self.check_object(fmt, obj, required=False)
+            points = self.check_object(fmt, obj)
             size = self.documents[path][2]
             if tileset is None:
-                return size, points
+                return size, points, obj
             source = fmt.text(tileset, "source")
             if source is None:
                 raise BadValueError("a template's tileset needs a 'source'")
@@ -482,7 +560,7 @@ class _Checker:
             if tileset_format is not fmt:
                 raise BadValueError(f"a {fmt.name} template needs a {fmt.name} tileset")
         self.check_tileset_file(tileset_path, uses=0)
-        return size + self.documents[tileset_path][2], points
+        return size + self.documents[tileset_path][2], points, obj
 
     # ------------------------------------------------------------------ values
 
@@ -510,6 +588,17 @@ class _Checker:
         return value
 
     @staticmethod
+    def check_keys(fmt: Format, node: Any, required: tuple[str, ...], *others: Any) -> None:
+        """``node`` (or one of ``others``, a template's object) has every required key, and
+        the second key of each pair pytiled_parser reads together."""
+        nodes = (node, *others)
+        needed = [*required]
+        needed += [second for first, second in fmt.pairs.items() if fmt.has(node, first)]
+        for key in needed:
+            if not any(fmt.has(item, key) for item in nodes):
+                raise BadValueError(f"needs {key!r}")
+
+    @staticmethod
     def whole(fmt: Format, node: Any, key: str, *, required: bool = False, minimum: int = 0) -> int:
         """A whole number (an id, a count) from ``minimum`` to 2**32 - 1; 0 if absent."""
         value = fmt.number(node, key, integer=True)
@@ -535,6 +624,8 @@ class _Checker:
 def _check_property(fmt: Format, name: str, kind: str, value: Any) -> None:
     """What pytiled_parser converts: ints are rounded, floats parsed, colours decoded."""
     what = f"property {name[:40]!r}"
+    if kind == "bool" and value not in _BOOLS[fmt.name]:
+        raise BadValueError(f"{what} of type bool is not true or false: {str(value)[:40]!r}")
     if kind == "color":
         with _naming(what):
             check_color(value)
@@ -582,7 +673,7 @@ def _parse(data: bytes) -> tuple[Format, Any]:
         raise BadValueError(f"is not valid XML: {error}") from None
 
 
-def _check_encoded(data: TileData, cells: int) -> None:
+def _decode(data: TileData, cells: int) -> bytes:
     """Decode base64 (and zlib or gzip) tile data within ``4 * cells`` bytes."""
     try:
         raw = base64.b64decode(data.cells)
@@ -605,6 +696,7 @@ def _check_encoded(data: TileData, cells: int) -> None:
             )
     if len(raw) != expected:
         raise BadValueError(f"tile data has {len(raw):,} bytes for {cells:,} cells (4 bytes each)")
+    return raw
 
 
 def _csv_gid(text: str) -> int:

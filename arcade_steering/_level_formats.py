@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 from xml.etree import ElementTree
 
 #: Longest number literal read (digits): a longer one is refused before ``int()`` sees it.
@@ -51,8 +51,19 @@ class JsonFormat:
     name = "JSON"
     #: Keys pytiled_parser requires of a map, of a layer and of an object.
     map_keys = ("version", "orientation", "renderorder", "nextobjectid", "tilesets", "layers")
-    layer_keys = ("name", "opacity", "visible")
+    layer_keys: ClassVar[dict[str, tuple[str, ...]]] = {
+        "tilelayer": ("name", "opacity", "visible", "width", "height"),
+        "objectgroup": ("name", "opacity", "visible", "draworder", "objects"),
+        "imagelayer": ("name", "opacity", "visible", "image"),
+        "group": ("name", "opacity", "visible", "layers"),
+    }
     object_keys = ("id", "x", "y", "width", "height", "rotation", "name", "visible")
+    #: Keys that come in pairs: the second is needed when the first is there.
+    pairs: ClassVar[dict[str, str]] = {
+        "startx": "starty",
+        "offsetx": "offsety",
+        "parallaxx": "parallaxy",
+    }
 
     @staticmethod
     def root_kind(node: Any) -> str | None:
@@ -63,13 +74,13 @@ class JsonFormat:
 
     @staticmethod
     def has(node: dict, key: str) -> bool:
-        return node.get(key) is not None
+        return key in node
 
     @staticmethod
     def number(node: dict, key: str, integer: bool = False) -> float | None:
-        value = node.get(key)
-        if value is None:
+        if key not in node:
             return None
+        value = node[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise BadValueError(f"{key!r} must be a number, got {_kind(value)}")
         if integer and not isinstance(value, int):
@@ -79,14 +90,14 @@ class JsonFormat:
     @staticmethod
     def text(node: dict, key: str) -> str | None:
         value = node.get(key)
-        if value is not None and not isinstance(value, str):
+        if key in node and not isinstance(value, str):
             raise BadValueError(f"{key!r} must be a string, got {_kind(value)}")
         return value
 
     @staticmethod
     def flag(node: dict, key: str) -> bool | None:
         value = node.get(key)
-        if value is not None and not isinstance(value, bool):
+        if key in node and not isinstance(value, bool):
             raise BadValueError(f"{key!r} must be true or false, got {_kind(value)}")
         return value
 
@@ -94,8 +105,6 @@ class JsonFormat:
     def children(node: dict, key: str) -> list[Any]:
         """The list under ``key`` (the nodes of that kind), checked to be a list."""
         value = node.get(key, [])
-        if value is None:
-            return []
         if not isinstance(value, list):
             raise BadValueError(f"{key!r} must be a list, got {_kind(value)}")
         for item in value:
@@ -193,12 +202,14 @@ class JsonFormat:
         return cls.children(tileset, "tiles")
 
     @classmethod
-    def image(cls, node: dict, key: str = "image") -> str | None:
-        return cls.text(node, key)
+    def image(cls, node: dict, sized: bool = False) -> str | None:
+        """The node's image (the size is in other keys of a JSON node)."""
+        return cls.text(node, "image")
 
     @classmethod
-    def frames(cls, tile: dict) -> list[dict]:
-        return cls.children(tile, "animation")
+    def frames(cls, tile: dict) -> list[dict] | None:
+        """A tile's animation frames, or None if it has no animation."""
+        return cls.children(tile, "animation") if "animation" in tile else None
 
     @classmethod
     def tile_objects(cls, tile: dict) -> dict | None:
@@ -220,8 +231,9 @@ class XmlFormat:
     #: Attributes pytiled_parser requires of a map, of a layer and of an object.
     map_keys = ("version", "tiledversion", "orientation", "renderorder", "infinite")
     map_keys += ("nextlayerid", "nextobjectid")
-    layer_keys = ()
-    object_keys = ("id",)
+    layer_keys: ClassVar[dict[str, tuple[str, ...]]] = {"tilelayer": ("width", "height")}
+    object_keys = ("id", "x", "y")
+    pairs: ClassVar[dict[str, str]] = {"width": "height", "offsetx": "offsety"}
 
     @staticmethod
     def root_kind(node: ElementTree.Element) -> str | None:
@@ -325,18 +337,26 @@ class XmlFormat:
         return tileset.findall("tile")
 
     @staticmethod
-    def image(node: ElementTree.Element, key: str = "image") -> str | None:
-        element = node.find(key)
+    def image(node: ElementTree.Element, sized: bool = False) -> str | None:
+        """The source of the node's <image>; ``sized``: it needs a width and height."""
+        element = node.find("image")
         if element is None:
             return None
         source = element.attrib.get("source")
         if source is None:
             raise BadValueError("an <image> needs a 'source'")
+        for size in ("width", "height"):
+            if XmlFormat.number(element, size, integer=True) is None and sized:
+                raise BadValueError(f"a tileset's <image> needs {size!r}")
+        if "trans" in element.attrib:
+            check_color(element.attrib["trans"])
         return source
 
     @staticmethod
-    def frames(tile: ElementTree.Element) -> list[ElementTree.Element]:
-        return tile.findall("animation/frame")
+    def frames(tile: ElementTree.Element) -> list[ElementTree.Element] | None:
+        """A tile's animation frames, or None if it has no animation."""
+        animation = tile.find("animation")
+        return None if animation is None else animation.findall("frame")
 
     @staticmethod
     def tile_objects(tile: ElementTree.Element) -> ElementTree.Element | None:
