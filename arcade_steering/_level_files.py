@@ -669,7 +669,7 @@ def _parse(data: bytes) -> tuple[Format, Any]:
         raise BadValueError("has a DOCTYPE or ENTITY declaration, which Tiled never writes")
     try:
         return XmlFormat, ElementTree.parse(io.StringIO(text)).getroot()
-    except ElementTree.ParseError as error:
+    except (ElementTree.ParseError, LookupError, ValueError) as error:  # LookupError: encoding
         raise BadValueError(f"is not valid XML: {error}") from None
 
 

@@ -316,6 +316,8 @@ def test_bad_values_name_file_layer_and_object(
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ('{"width": 1' + "0" * 5000 + "}", "a number of 5001 digits"),
         ("[]", "must be a JSON object, got a list"),
+        ('<?xml version="1.0" encoding="UTF-o8"?>\n<map/>', "is not valid XML: unknown encoding"),
+        ("<map><layer>", "is not valid XML: no element found"),
         (b"\xff\xfe{}", "is not UTF-8"),
         ('{"type": "tileset"}', "is a tileset, not a map"),
         (json.dumps({**map_data({}), "infinite": True}), "infinite map"),
