@@ -178,9 +178,9 @@ def test_dev_zero_tileset_is_refused_in_bounded_memory(tmp_path: Path) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
         import arcade_steering as steer
         from arcade_steering.tiled import LevelError, load_level
-        for root in (None, "/"):
+        for options in ({{}}, {{"root": "/"}}):
             try:
-                load_level({str(path)!r}, steer.SteeringWorld(), required=("walls",), root=root)
+                load_level({str(path)!r}, steer.SteeringWorld(), required=("walls",), **options)
             except LevelError as error:
                 print("LevelError:", error)
         """
