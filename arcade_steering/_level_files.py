@@ -30,6 +30,7 @@ import numpy as np
 import PIL.Image
 
 from ._level_formats import (
+    MAX_LITERAL,
     BadValueError,
     Format,
     JsonFormat,
@@ -43,6 +44,7 @@ from ._level_formats import (
 MiB = 1 << 20
 #: Image formats a tileset or image layer may use (what PIL is allowed to open).
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_LITERAL + 1}}}")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 _MAX_GID = 1 << 32
 #: A gid without the flip flags arcade reads (horizontal, vertical, diagonal).
@@ -485,7 +487,9 @@ class _Checker:
                 self.check_object(fmt, obj)
                 if template is None:
                     self.check_keys(fmt, obj, fmt.object_keys)
-                    self.check_gids(np.array([self.whole(fmt, obj, "gid")]))
+                    gid = self.whole(fmt, obj, "gid")
+                    if gid:
+                        self.check_gids(np.array([gid]))
                     continue
                 template_path = self.refer(template, path.parent, "template")
             template_object = self.use_template(template_path, object_where)
@@ -591,12 +595,12 @@ class _Checker:
     def check_keys(fmt: Format, node: Any, required: tuple[str, ...], *others: Any) -> None:
         """``node`` (or one of ``others``, a template's object) has every required key, and
         the second key of each pair pytiled_parser reads together."""
-        nodes = (node, *others)
-        needed = [*required]
-        needed += [second for first, second in fmt.pairs.items() if fmt.has(node, first)]
-        for key in needed:
-            if not any(fmt.has(item, key) for item in nodes):
+        for key in required:
+            if not fmt.has(node, key) and not [other for other in others if fmt.has(other, key)]:
                 raise BadValueError(f"needs {key!r}")
+        for first, second in fmt.pairs.items():
+            if fmt.has(node, first) and not fmt.has(node, second):
+                raise BadValueError(f"needs {second!r} with {first!r}")
 
     @staticmethod
     def whole(fmt: Format, node: Any, key: str, *, required: bool = False, minimum: int = 0) -> int:
@@ -658,9 +662,12 @@ def _parse(data: bytes) -> tuple[Format, Any]:
     first = text.split("\n", 1)[0].strip()
     if not first:
         raise BadValueError("has an empty first line (the format is told by its first character)")
+    long_number = _LONG_NUMBER.search(text)
+    if long_number:  # int() is quadratic in the digits on Python 3.10
+        raise BadValueError(f"has a number of more than {MAX_LITERAL} digits")
     if first[0] != "<":
         try:
-            return JsonFormat, json.loads(text, parse_int=bounded_int)
+            return JsonFormat, json.loads(text)
         except RecursionError:
             raise BadValueError("is not valid JSON: nested too deeply") from None
         except ValueError as error:

@@ -174,10 +174,14 @@ def wall_segments(
             distinct.append(vertex)
     if len(distinct) < 2:
         raise ValueError("points needs at least 2 distinct vertices, all are equal")
+    closing = closed and len(distinct) > 2 and distinct[-1] != distinct[0]
+    body = space.static_body
+    if body.position != (0, 0) or body.angle:  # a moved static body: each vertex once
+        distinct = [tuple(body.world_to_local(vertex)) for vertex in distinct]
     pairs = list(itertools.pairwise(distinct))
-    if closed and len(distinct) > 2 and distinct[-1] != distinct[0]:
+    if closing:
         pairs.append((distinct[-1], distinct[0]))
-    return [_segment(space, pa, pb, radius) for pa, pb in pairs]
+    return [_local_segment(body, pa, pb, radius) for pa, pb in pairs]
 
 
 def add_shapes(space: pymunk.Space, shapes: Sequence[pymunk.Shape]) -> None:
@@ -285,8 +289,16 @@ def _segment(
     space: pymunk.Space, a: tuple[float, float], b: tuple[float, float], radius: float
 ) -> pymunk.Segment:
     body = space.static_body
-    la, lb = body.world_to_local(a), body.world_to_local(b)
-    segment = pymunk.Segment(body, tuple(la), tuple(lb), radius)
+    return _local_segment(
+        body, tuple(body.world_to_local(a)), tuple(body.world_to_local(b)), radius
+    )
+
+
+def _local_segment(
+    body: pymunk.Body, a: tuple[float, float], b: tuple[float, float], radius: float
+) -> pymunk.Segment:
+    """A tagged segment from ``a`` to ``b`` in the body's own frame."""
+    segment = pymunk.Segment(body, a, b, radius)
     _tag(segment)
     return segment
 

@@ -141,18 +141,12 @@ def load_level(
         if name not in layers:
             raise reader.error(f"layer {name!r}: missing from the map (it needs an object layer)")
     space = world.space
-    walls = [reader.walls(space, obj) for obj in layers.get("walls", ())]
-    obstacles = [reader.circle(space, obj) for obj in layers.get("obstacles", ())]
-    paths = reader.paths(layers.get("paths", ()))
-    spawns: dict[str, list[Point]] = {}
-    for obj in layers.get("spawns", ()):
-        spawns.setdefault(reader.name(obj, "spawns"), []).append(reader.spawn(obj))
-
-    level = Level(tilemap, reader.width, reader.height, paths=paths, spawns=spawns)
-    level.walls = [segment for segments in walls for segment in segments]
-    level.obstacles = obstacles
-    geometry.add_shapes(space, [*level.walls, *level.obstacles])
-    return level
+    walls = reader.walls(space, layers.get("walls", []))
+    obstacles = reader.circles(space, layers.get("obstacles", []))
+    paths = reader.paths(layers.get("paths", []))
+    spawns = reader.spawns(layers.get("spawns", []))
+    geometry.add_shapes(space, [*walls, *obstacles])
+    return Level(tilemap, reader.width, reader.height, walls, obstacles, paths, spawns)
 
 
 def _read_tilemap(
@@ -223,62 +217,94 @@ class _Reader:
             ]
         return layers
 
-    def points(self, obj: _Object, offsets: Any, layer: str) -> np.ndarray:
-        """World positions of offsets ``[k, 2]`` from the object's origin, rotation applied."""
+    def place(self, layer: str, items: list[tuple[_Object, list[Any]]]) -> list[np.ndarray]:
+        """World positions of each object's offsets ``(dx, dy)`` from its origin, its rotation
+        applied, computed for all the objects at once."""
+        if not items:
+            return []
+        origins = np.array([self.origin(obj, layer) for obj, _ in items]).reshape(-1, 3)
+        counts = [len(offsets) for _, offsets in items]
+        flat = np.array([pair for _, offsets in items for pair in offsets])
+        limit = self.limits.coordinate
+        if flat.dtype.kind not in "if" or flat.shape != (sum(counts), 2):
+            flat = np.full((1, 2), np.nan)  # not numbers: let the search below name the object
+        if not (np.isfinite(flat).all() and (np.abs(flat) <= limit).all()):
+            for obj, offsets in items:
+                try:
+                    good = np.abs(np.array(offsets, dtype=float)).max(initial=0) <= limit
+                except (TypeError, ValueError):
+                    good = False
+                if not good:
+                    raise self.error(
+                        f"{_where(layer, obj)}points must be finite numbers within +-{limit:g} "
+                        "(LevelLimits.coordinate)"
+                    )
+        rows = np.repeat(origins, counts, axis=0)
+        cos, sin = np.cos(rows[:, 2]), np.sin(rows[:, 2])  # Tiled: clockwise on a y-down screen
+        world = np.empty_like(flat, dtype=float)
+        world[:, 0] = (rows[:, 0] + flat[:, 0] * cos - flat[:, 1] * sin) * self.scaling
+        world[:, 1] = (
+            self.height - (rows[:, 1] + flat[:, 0] * sin + flat[:, 1] * cos) * self.scaling
+        )
+        return np.split(world, np.cumsum(counts)[:-1])
+
+    def origin(self, obj: _Object, layer: str) -> tuple[float, float, float]:
+        """The object's position and rotation (radians)."""
         raw = obj.tiled
         x = self.number(raw.coordinates.x, "x", obj, layer)
         y = self.number(raw.coordinates.y, "y", obj, layer)
-        turn = math.radians(self.number(raw.rotation or 0.0, "rotation", obj, layer))
-        try:
-            offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
-        except (TypeError, ValueError) as error:
-            raise self.error(f"{_where(layer, obj)}points must be numbers ({error})") from None
-        limit = self.limits.coordinate
-        if not (np.isfinite(offsets).all() and (np.abs(offsets) <= limit).all()):
-            raise self.error(
-                f"{_where(layer, obj)}points must be finite within +-{limit:g} "
-                "(LevelLimits.coordinate)"
-            )
-        cos, sin = math.cos(turn), math.sin(turn)  # Tiled: clockwise on a y-down screen
-        out = np.empty_like(offsets)
-        out[:, 0] = (x + offsets[:, 0] * cos - offsets[:, 1] * sin) * self.scaling
-        out[:, 1] = self.height - (y + offsets[:, 0] * sin + offsets[:, 1] * cos) * self.scaling
-        return out
+        return x, y, math.radians(self.number(raw.rotation or 0.0, "rotation", obj, layer))
 
-    def vertices(self, obj: _Object, layer: str) -> np.ndarray:
+    def vertices(self, obj: _Object, layer: str) -> list[tuple[float, float]]:
+        """A polyline's or polygon's points, as offsets from its origin."""
         points = obj.tiled.points
         if len(points) > self.limits.points:
             raise self.error(
                 f"{_where(layer, obj)}{len(points):,} points, more than {self.limits.points:,} "
                 "(LevelLimits.points)"
             )
-        return self.points(obj, [(p.x, p.y) for p in points], layer)
+        return [(point.x, point.y) for point in points]
 
-    def walls(self, space: pymunk.Space, obj: _Object) -> list[pymunk.Segment]:
-        thickness = self.length(obj, "thickness", 0.0, "walls")
+    def walls(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Segment]:
+        outlines = [self.outline(obj) for obj in objects]
+        placed = self.place(
+            "walls", [(obj, offsets) for obj, (offsets, _) in zip(objects, outlines, strict=True)]
+        )
+        walls = []
+        for obj, (_, closed), points in zip(objects, outlines, placed, strict=True):
+            thickness = self.length(obj, "thickness", 0.0, "walls")
+            try:
+                walls += geometry.wall_segments(space, points, closed, thickness)
+            except ValueError as error:
+                raise self.error(f"{_where('walls', obj)}{error}") from None
+        return walls
+
+    def outline(self, obj: _Object) -> tuple[list[Any], bool]:
+        """A wall object's corners, as offsets from its origin, and whether it is closed."""
         raw = obj.tiled
-        if isinstance(raw, tiled_object.Polyline):
-            points, closed = self.vertices(obj, "walls"), False
-        elif isinstance(raw, tiled_object.Polygon):
-            points, closed = self.vertices(obj, "walls"), True
-        elif type(raw) is tiled_object.Rectangle and self.size(obj, "walls") != (0.0, 0.0):
-            w, h = self.size(obj, "walls")
-            points, closed = self.points(obj, [(0, 0), (w, 0), (w, h), (0, h)], "walls"), True
-        else:
-            raise self.error(f"{_where('walls', obj)}must be a polyline, polygon or rectangle")
-        try:
-            return geometry.wall_segments(space, points, closed, thickness)
-        except ValueError as error:
-            raise self.error(f"{_where('walls', obj)}{error}") from None
+        if isinstance(raw, (tiled_object.Polyline, tiled_object.Polygon)):
+            return self.vertices(obj, "walls"), isinstance(raw, tiled_object.Polygon)
+        w, h = self.size(obj, "walls")
+        if type(raw) is tiled_object.Rectangle and (w, h) != (0.0, 0.0):
+            return [(0, 0), (w, 0), (w, h), (0, h)], True
+        raise self.error(f"{_where('walls', obj)}must be a polyline, polygon or rectangle")
 
-    def circle(self, space: pymunk.Space, obj: _Object) -> pymunk.Circle:
-        if not isinstance(obj.tiled, tiled_object.Ellipse):
-            raise self.error(f"{_where('obstacles', obj)}must be a circle (ellipse)")
-        w, h = self.size(obj, "obstacles")
-        if w <= 0 or not math.isclose(w, h, rel_tol=0.02):
-            raise self.error(f"{_where('obstacles', obj)}ellipse {w:g}x{h:g} is not a circle")
-        (center,) = self.points(obj, [(w / 2, h / 2)], "obstacles")
-        return geometry.obstacle_circle(space, center, (w + h) / 4 * self.scaling)
+    def circles(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Circle]:
+        sizes = []
+        for obj in objects:
+            if not isinstance(obj.tiled, tiled_object.Ellipse):
+                raise self.error(f"{_where('obstacles', obj)}must be a circle (ellipse)")
+            w, h = self.size(obj, "obstacles")
+            if w <= 0 or not math.isclose(w, h, rel_tol=0.02):
+                raise self.error(f"{_where('obstacles', obj)}ellipse {w:g}x{h:g} is not a circle")
+            sizes.append((w + h) / 2)
+        centers = self.place(
+            "obstacles", [(o, [(d / 2, d / 2)]) for o, d in zip(objects, sizes, strict=True)]
+        )
+        return [
+            geometry.obstacle_circle(space, center[0], diameter / 2 * self.scaling)
+            for center, diameter in zip(centers, sizes, strict=True)
+        ]
 
     def paths(self, objects: list[_Object]) -> dict[str, Path]:
         paths: dict[str, Path] = {}
@@ -296,7 +322,7 @@ class _Reader:
                 )
             closed = closed or isinstance(obj.tiled, tiled_object.Polygon)
             radius = self.length(obj, "radius", DEFAULT_PATH_RADIUS, "paths")
-            points = self.vertices(obj, "paths")
+            (points,) = self.place("paths", [(obj, self.vertices(obj, "paths"))])
             if closed and len(points) > 2 and (points[0] == points[-1]).all():
                 points = points[:-1]
             try:
@@ -305,11 +331,17 @@ class _Reader:
                 raise self.error(f"{_where('paths', obj)}{error}") from None
         return paths
 
-    def spawn(self, obj: _Object) -> Point:
-        if not isinstance(obj.tiled, tiled_object.Point):
-            raise self.error(f"{_where('spawns', obj)}must be a point")
-        ((x, y),) = self.points(obj, [(0.0, 0.0)], "spawns").tolist()
-        return x, y
+    def spawns(self, objects: list[_Object]) -> dict[str, list[Point]]:
+        for obj in objects:
+            if not isinstance(obj.tiled, tiled_object.Point):
+                raise self.error(f"{_where('spawns', obj)}must be a point")
+        spawns: dict[str, list[Point]] = {}
+        for obj, place in zip(
+            objects, self.place("spawns", [(o, [(0, 0)]) for o in objects]), strict=True
+        ):
+            ((x, y),) = place.tolist()
+            spawns.setdefault(self.name(obj, "spawns"), []).append((x, y))
+        return spawns
 
     def name(self, obj: _Object, layer: str) -> str:
         if not isinstance(obj.tiled.name, str) or not obj.tiled.name:

@@ -48,3 +48,12 @@ def test_add_shapes_refuses_before_adding_anything(make, error, message) -> None
     with pytest.raises(error, match=message):
         geometry.add_shapes(space, shapes)
     assert space.shapes == before and ok.space is None
+
+
+def test_walls_on_a_moved_static_body_stay_where_they_were_asked() -> None:
+    space = pymunk.Space()
+    space.static_body.position = (100, 50)
+    space.static_body.angle = 0.5
+    walls = geometry.add_walls(space, [(0, 0), (10, 0), (10, 10)], closed=True)
+    ends = [tuple(round(c, 9) for c in wall.body.local_to_world(wall.a)) for wall in walls]
+    assert ends == [(0, 0), (10, 0), (10, 10)]
