@@ -37,7 +37,8 @@ import pytiled_parser
 from pytiled_parser import tiled_object
 
 from . import geometry
-from ._level_files import LevelError, LevelLimits, anchor_images, check_files
+from ._level_files import anchor_images, check_files
+from ._level_limits import LevelError, LevelLimits
 from ._validate import check_positive
 from .path import Path
 from .world import SteeringWorld
