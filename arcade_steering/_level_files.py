@@ -139,15 +139,19 @@ class _Checker:
             raise BadValueError(f"{what} {str(reference)[:80]!r} is not a file name")
         if _URL.match(reference) and not Path(reference).is_absolute():
             raise BadValueError(f"{what} {reference[:80]!r} is a URL: only files can be read")
-        try:
-            path = (base / reference).resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise BadValueError(f"{what} {reference[:80]!r} does not exist") from None
-        if not path.is_relative_to(self.root):
+        try:  # the root first: whether a file outside it exists is none of the map's business
+            path = (base / reference).resolve()
+            inside = path.is_relative_to(self.root)
+            exists = inside and path.exists()
+        except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links
+            inside, exists = True, False
+        if not inside:
             raise BadValueError(
                 f"{what} {reference[:80]!r} is outside {self.root}; pass "
                 "load_level(..., root=...) to allow a wider folder"
             )
+        if not exists:
+            raise BadValueError(f"{what} {reference[:80]!r} does not exist")
         if path not in self.documents and path not in self.checked.images:
             self.count("referred files", 1, "files")
         return path

@@ -552,3 +552,14 @@ def test_a_300000_point_polyline_loads_without_crashing(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["299999"]
+
+
+def test_a_missing_file_outside_the_folder_is_outside_not_missing(
+    tmp_path: Path, world: steer.SteeringWorld
+) -> None:
+    # Whether a file outside the root exists is not for a map to find out.
+    path = _with_tileset(tmp_path / "mod", {"firstgid": 1, "source": "../nothing/here.tsj"})
+    _refuses(path, world, "is outside")
+    os.symlink("loop", tmp_path / "mod" / "loop")
+    path = _with_tileset(tmp_path / "mod", {"firstgid": 1, "source": "loop"})
+    _refuses(path, world, "tileset 'loop' does not exist")
