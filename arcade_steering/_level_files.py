@@ -228,7 +228,11 @@ class _Checker:
                 self.size(fmt, node, key, required=True, integer=True, minimum=1)
             for key in ("nextlayerid", "nextobjectid"):
                 self.whole(fmt, node, key)
-            self.count("tiles", fmt.number(node, "width") * fmt.number(node, "height"), "tiles")
+            cells = fmt.number(node, "width") * fmt.number(node, "height")
+            if cells > self.limits.tiles:
+                raise BadValueError(
+                    f"has {cells:,} cells, more than {self.limits.tiles:,} (LevelLimits.tiles)"
+                )
             self.check_properties(fmt, node)
             tilesets = fmt.tilesets(node)
         firstgids = set()
@@ -299,7 +303,6 @@ class _Checker:
                 for key in ("tilewidth", "tileheight")
             )
             count = self.whole(fmt, node, "tilecount", required=True)
-            self.count("tiles", count, "tiles")
             columns = self.whole(fmt, node, "columns", required=True)
             margin, spacing = (
                 self.whole(fmt, node, key, required=fmt is JsonFormat)
@@ -396,7 +399,7 @@ class _Checker:
     def check_tiles(self, fmt: Format, layer: Any) -> None:
         width = self.whole(fmt, layer, "width", required=True)
         height = self.whole(fmt, layer, "height", required=True)
-        self.count("tiles", width * height, "tiles")
+        self.count("tile layer cells", width * height, "tiles")
         data = fmt.tile_data(layer)
         if data.chunked:
             raise BadValueError(

@@ -37,7 +37,8 @@ class LevelLimits:
         points: Vertices of one polyline or polygon.
         total_points: Vertices of all polylines and polygons.
         properties: Custom properties of one map, layer, tileset, tile or object.
-        tiles: Cells of the map (width x height) and of all tile layers together.
+        tiles: Cells of the map (width x height), and of all its tile layers together
+            (arcade makes a sprite of each drawn cell: 250,000 take it about 20 s).
         coordinate: Largest coordinate, size, thickness or radius, in map px.
     """
 
@@ -52,7 +53,7 @@ class LevelLimits:
     points: int = 100_000
     total_points: int = 1_000_000
     properties: int = 1_000
-    tiles: int = 1_000_000
+    tiles: int = 250_000
     coordinate: float = 1_000_000.0
 
     def __post_init__(self) -> None:

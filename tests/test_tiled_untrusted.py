@@ -329,6 +329,10 @@ def test_bad_values_name_file_layer_and_object(
         (json.dumps({**map_data({}), "infinite": True}), "infinite map"),
         (json.dumps({**map_data({}), "width": 0}), "'width' is 0, not from 1"),
         (json.dumps({**map_data({}), "width": 10**6, "height": 10**6}), "LevelLimits.tiles"),
+        (
+            json.dumps(map_data({}, [tile_layer([0] * 200, width=20, height=10)] * 3)),
+            "layer 'ground': more than 500 tile layer cells",
+        ),
         (json.dumps({**map_data({}), "layers": {"a": 1}}), "'layers' must be a list"),
         (json.dumps({**map_data({}), "layers": [{"type": "x"}]}), "layer type 'x' is none"),
         (
@@ -343,7 +347,8 @@ def test_malformed_files_raise_level_error_naming_the_file(
     # Before: IndexError, KeyError, RecursionError, ValueError, AttributeError, ...
     path = tmp_path / "map.tmj"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    assert _refuses(path, world, message).startswith(f"{path}: ")
+    limits = LevelLimits(tiles=500)  # a 20 x 10 map's 200 cells, and two layers of them
+    assert _refuses(path, world, message, limits=limits).startswith(f"{path}: ")
 
 
 def test_a_missing_map_is_a_level_error(tmp_path: Path, world: steer.SteeringWorld) -> None:
