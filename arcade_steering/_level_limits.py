@@ -36,6 +36,7 @@ class LevelLimits:
         objects: Objects in all object layers (template uses included).
         points: Vertices of one polyline or polygon.
         total_points: Vertices of all polylines and polygons.
+        walls: Wall segments in all (pymunk makes and adds one in about 25 us).
         properties: Custom properties of one map, layer, tileset, tile or object.
         tiles: Cells of the map (width x height), and of all its tile layers together
             (arcade makes a sprite of each drawn cell: 250,000 take it about 20 s).
@@ -49,9 +50,10 @@ class LevelLimits:
     image_pixels: int = 64 * MiB
     layers: int = 1_000
     layer_depth: int = 16
-    objects: int = 200_000
+    objects: int = 100_000
     points: int = 100_000
     total_points: int = 1_000_000
+    walls: int = 250_000
     properties: int = 1_000
     tiles: int = 250_000
     coordinate: float = 1_000_000.0

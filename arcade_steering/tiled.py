@@ -268,6 +268,12 @@ class _Reader:
 
     def walls(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Segment]:
         outlines = [self.outline(obj) for obj in objects]
+        edges = sum(len(offsets) - (not closed) for offsets, closed in outlines)
+        if edges > self.limits.walls:
+            raise self.error(
+                f"layer 'walls': {edges:,} wall segments, more than {self.limits.walls:,} "
+                "(LevelLimits.walls)"
+            )
         placed = self.place(
             "walls", [(obj, offsets) for obj, (offsets, _) in zip(objects, outlines, strict=True)]
         )

@@ -125,7 +125,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--budget", type=float, default=1.0, help="seconds for 'ours'")
     args = parser.parse_args()
-    limits = LevelLimits(objects=max(args.segments, 200_000))
+    limits = LevelLimits(objects=max(args.segments, 100_000), walls=max(args.segments, 250_000))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "walls.tmj"
         path.write_text(json.dumps(level_json(args.segments)))

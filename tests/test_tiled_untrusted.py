@@ -448,6 +448,7 @@ def test_deeply_nested_groups_are_refused(tmp_path: Path, world: steer.SteeringW
         (LevelLimits(file_bytes=100), r"map.tmj: has \d+ bytes, more than 100"),
         (LevelLimits(coordinate=20), r"object 1: polyline point \(30, 0\) is not finite"),
         (LevelLimits(layers=1), r"more than 1 layers"),
+        (LevelLimits(walls=2), r"layer 'walls': 3 wall segments, more than 2"),
         (LevelLimits(properties=1), r"has 2 properties, more than 1"),
     ],
 )
@@ -541,7 +542,7 @@ def test_a_300000_point_polyline_loads_without_crashing(tmp_path: Path) -> None:
         f"""
         import arcade_steering as steer
         from arcade_steering.tiled import LevelLimits, load_level
-        limits = LevelLimits(points=300_000)
+        limits = LevelLimits(points=300_000, walls=300_000)
         level = load_level({str(path)!r}, steer.SteeringWorld(), required=("walls",),
                            limits=limits)
         print(len(level.walls))
