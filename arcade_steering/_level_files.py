@@ -428,11 +428,11 @@ class _Checker:
             objects = fmt.objects(layer)
             self.count("objects", len(objects), "objects")
         for obj in objects:
-            with self.at(path, where):
+            place = where  # a try, not self.at(): this loop runs once per object
+            try:
                 object_id = self.whole(fmt, obj, "id")
                 name = fmt.text(obj, "name")
-            object_where = f"{where}, object {object_id}" + (f" {name!r}" if name else "")
-            with self.at(path, object_where):
+                place = f"{where}, object {object_id}" + (f" {name!r}" if name else "")
                 template = fmt.text(obj, "template")
                 self.check_object(fmt, obj)
                 if template is None:
@@ -442,8 +442,10 @@ class _Checker:
                         self.check_gids(np.array([gid]))
                     continue
                 template_path = self.refer(template, path.parent, "template")
-            template_object = self.use_template(template_path, object_where)
-            with self.at(path, object_where):
+            except BadValueError as problem:
+                raise LevelError(f"{path}: {place}: {problem}") from None
+            template_object = self.use_template(template_path, place)
+            with self.at(path, place):
                 self.check_keys(fmt, obj, fmt.object_keys, template_object)
 
     def check_object(self, fmt: Format, obj: Any) -> int:
