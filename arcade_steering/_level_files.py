@@ -194,7 +194,8 @@ class _Checker:
         path = self.refer(reference, base, "image")
         if path in self.image_sizes:
             return self.image_sizes[path]
-        self.regular_size(path, "image_bytes")
+        with _naming(f"image {reference[:80]!r}"):
+            self.regular_size(path, "image_bytes")
         try:
             with PIL.Image.open(path, formats=IMAGE_FORMATS) as image:
                 width, height = image.size

@@ -18,8 +18,13 @@ from xml.etree import ElementTree
 MAX_LITERAL = 1000
 
 LAYER_KINDS = ("tilelayer", "objectgroup", "imagelayer", "group")
-_XML_LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer"}
-_XML_LAYER_TAGS["group"] = "group"
+#: XML tags of the layers, and the JSON layer type of each.
+_XML_LAYER_TAGS = {
+    "layer": "tilelayer",
+    "objectgroup": "objectgroup",
+    "imagelayer": "imagelayer",
+    "group": "group",
+}
 _COLOR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 

@@ -166,7 +166,7 @@ def test_devices_and_fifos_are_refused_without_reading(
         path = _with_tileset(tmp_path, {"firstgid": 1, "source": reference})
         _refuses(path, world, "is not a regular file", root="/")
     path = _with_tileset(tmp_path, tileset_data(device, firstgid=1))
-    _refuses(path, world, "is not a regular file", root="/")
+    _refuses(path, world, f"tileset 1: image '{device}': is not a regular file", root="/")
 
 
 def test_dev_zero_tileset_is_refused_in_bounded_memory(tmp_path: Path) -> None:
