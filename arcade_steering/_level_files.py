@@ -59,6 +59,8 @@ class CheckedFiles:
 
     map_path: Path
     images: set[Path] = field(default_factory=set)
+    #: Images of tiles that are never drawn, missing from the folder (arcade never opens them).
+    missing: set[Path] = field(default_factory=set)
 
 
 def check_files(map_path: Path, root: Path | None, limits: LevelLimits) -> CheckedFiles:
@@ -133,8 +135,9 @@ class _Checker:
 
     # ------------------------------------------------------------------ files
 
-    def refer(self, reference: Any, base: Path, what: str) -> Path:
-        """Resolve a reference made by a file in ``base`` and check it is allowed."""
+    def refer(self, reference: Any, base: Path, what: str, missing_ok: bool = False) -> Path:
+        """Resolve a reference made by a file in ``base`` and check it is allowed; with
+        ``missing_ok``, a file inside the root that does not exist is recorded as missing."""
         if not isinstance(reference, str) or not reference.strip() or "\0" in reference:
             raise BadValueError(f"{what} {str(reference)[:80]!r} is not a file name")
         if _URL.match(reference) and not Path(reference).is_absolute():
@@ -150,6 +153,9 @@ class _Checker:
                 f"{what} {reference[:80]!r} is outside {self.root}; pass "
                 "load_level(..., root=...) to allow a wider folder"
             )
+        if not exists and missing_ok:
+            self.checked.missing.add(path)
+            return path
         if not exists:
             raise BadValueError(f"{what} {reference[:80]!r} does not exist")
         if path not in self.documents and path not in self.checked.images:
@@ -189,9 +195,14 @@ class _Checker:
             self.count("bytes of level files", size * uses, "total_bytes")
         return fmt, node
 
-    def check_image(self, reference: Any, base: Path) -> tuple[int, int]:
-        """Check an image file; return its width and height in px."""
-        path = self.refer(reference, base, "image")
+    def check_image(
+        self, reference: Any, base: Path, missing_ok: bool = False
+    ) -> tuple[int, int] | None:
+        """Check an image file; return its width and height in px, or None if it is missing
+        and ``missing_ok`` (a tileset may name images of tiles no layer draws)."""
+        path = self.refer(reference, base, "image", missing_ok)
+        if path in self.checked.missing:
+            return None
         if path in self.image_sizes:
             return self.image_sizes[path]
         with _naming(f"image {reference[:80]!r}"):
@@ -277,7 +288,7 @@ class _Checker:
             count, drawn = ranges[int(firsts[row])] if row >= 0 else (0, None)
             offset = gid - int(firsts[row]) if row >= 0 else gid
             if not 0 <= offset < count or (drawn is not None and offset not in drawn):
-                raise BadValueError(f"tile gid {gid} is in no tileset, or has no image")
+                raise BadValueError(f"tile gid {gid} is in no tileset, or its image is missing")
 
     def check_tileset_file(self, path: Path, uses: int) -> tuple[int, set[int] | None]:
         fmt, node = self.load(path, uses)
@@ -312,14 +323,16 @@ class _Checker:
             for key in ("imagewidth", "imageheight"):
                 self.whole(fmt, node, key)
             image = fmt.image(node, sized=True)
-            if image is not None:
-                rows = -(-count // max(columns, 1))
-                size = self.check_image(image, base)
-                need = tuple(
+            size = None if image is None else self.check_image(image, base, missing_ok=True)
+            if image is not None and not columns:
+                raise BadValueError("a tileset with an image needs 'columns' >= 1")
+            if size is not None:
+                rows = -(-count // columns)
+                need = [
                     margin + n * side + (n - 1) * spacing
                     for n, side in ((columns, width), (rows, height))
-                )
-                if not columns or need[0] > size[0] or need[1] > size[1]:
+                ]
+                if need[0] > size[0] or need[1] > size[1]:
                     raise BadValueError(
                         f"{columns} columns and {rows} rows of {width}x{height} tiles do not "
                         f"fit its {size[0]}x{size[1]} image"
@@ -334,8 +347,8 @@ class _Checker:
                     raise BadValueError(f"tile id {tile_id} is not below 'tilecount' {count}")
             tile_where = f"{where}, tile {tile_id}"
             with self.at(path, tile_where):
-                if fmt.image(tile, sized=True) is not None:
-                    self.check_image(fmt.image(tile), base)
+                tile_image = fmt.image(tile, sized=True)
+                if tile_image is not None and self.check_image(tile_image, base, True):
                     drawn.add(tile_id)
                 self.check_frames(fmt, tile, count if image is not None else None, drawn)
                 self.check_properties(fmt, tile)
@@ -343,7 +356,7 @@ class _Checker:
             if objects is not None:
                 self.check_objects(fmt, objects, path, f"{tile_where}, collision shapes")
         if image is not None:
-            return count, None
+            return count, None if size is not None else set()  # a missing sheet: no tiles
         return max(count, max(drawn, default=-1) + 1), drawn
 
     def check_frames(self, fmt: Format, tile: Any, count: int | None, drawn: set[int]) -> None:
@@ -691,6 +704,6 @@ def anchor_images(tiled_map: Any, checked: CheckedFiles) -> None:
         if holder.image is None:
             continue
         image = (folder / holder.image).resolve()
-        if image not in checked.images:
+        if image not in checked.images and image not in checked.missing:
             raise LevelError(f"{checked.map_path}: image {str(holder.image)!r} was not checked")
         holder.image = image

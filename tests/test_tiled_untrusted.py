@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import arcade
 import pytest
 from levels import (
     WALL,
@@ -570,3 +571,41 @@ def test_a_missing_file_outside_the_folder_is_outside_not_missing(
     os.symlink("loop", tmp_path / "mod" / "loop")
     path = _with_tileset(tmp_path / "mod", {"firstgid": 1, "source": "loop"})
     _refuses(path, world, "tileset 'loop' does not exist")
+
+
+def test_a_missing_image_is_refused_only_if_a_layer_draws_it(
+    tmp_path: Path, world: steer.SteeringWorld
+) -> None:
+    # Tiled keeps the tiles of deleted images; arcade opens only the images it draws.
+    write_png(tmp_path / "crate.png", (16, 16))
+    tileset = {
+        "firstgid": 1,
+        "name": "things",
+        "columns": 0,
+        "margin": 0,
+        "spacing": 0,
+        "tilecount": 2,
+        "tilewidth": 16,
+        "tileheight": 16,
+        "tiles": [
+            {"id": 0, "image": "crate.png", "imagewidth": 16, "imageheight": 16},
+            {"id": 1, "image": "gone.png", "imagewidth": 16, "imageheight": 16},
+        ],
+    }
+    level = load_level(_with_tileset(tmp_path, tileset, gid=1), world, required=WALLS_ONLY)
+    assert len(level.tilemap.sprite_lists["ground"]) == 1
+    _refuses(_with_tileset(tmp_path, tileset, gid=2), world, "tile gid 2 .* image is missing")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["map.json", "pymunk_test_map.json", "test_map_7.json", "test_objects.json", "level_2.json"],
+)
+def test_arcades_sample_maps_load_with_their_assets_as_root(name: str) -> None:
+    # Real maps: tilesets in other files, images in a sibling folder, tiles without images.
+    handle = f":resources:tiled_maps/{name}"
+    assets = arcade.resources.resolve(handle).parent.parent
+    with pytest.raises(LevelError, match="is outside"):
+        load_level(handle, steer.SteeringWorld(), required=())
+    level = load_level(handle, steer.SteeringWorld(), required=(), root=assets)
+    assert sum(len(sprites) for sprites in level.tilemap.sprite_lists.values()) > 0
