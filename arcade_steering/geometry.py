@@ -52,9 +52,12 @@ __all__ = [
     "RayHits",
     "StaticGeometry",
     "add_obstacle",
+    "add_shapes",
     "add_wall",
     "add_walls",
+    "obstacle_circle",
     "remove_shape",
+    "wall_segments",
 ]
 
 #: Collision category bit of the walls and obstacles this module adds.
@@ -139,6 +142,26 @@ def add_walls(
         ValueError: Fewer than two distinct points, a non-finite point, or a negative or
             non-finite ``thickness``. Nothing is added.
     """
+    segments = wall_segments(space, points, closed, thickness)
+    add_shapes(space, segments)
+    return segments
+
+
+def wall_segments(
+    space: pymunk.Space,
+    points: Sequence[Sequence[float]] | np.ndarray,
+    closed: bool = False,
+    thickness: float = 0.0,
+) -> list[pymunk.Segment]:
+    """The walls :func:`add_walls` would add, built on the space's static body but not added.
+
+    For building many walls first and adding them all at once with :func:`add_shapes`, so that
+    a failure on the way adds nothing. Arguments, checks and errors are those of
+    :func:`add_walls`.
+
+    Returns:
+        The segments, in polyline order, in no space yet.
+    """
     _check_space(space)
     verts = [(x, y) for x, y in check_points("points", points).tolist()]
     closed = check_bool("closed", closed)
@@ -151,12 +174,60 @@ def add_walls(
             distinct.append(vertex)
     if len(distinct) < 2:
         raise ValueError("points needs at least 2 distinct vertices, all are equal")
+    closing = closed and len(distinct) > 2 and distinct[-1] != distinct[0]
+    body = space.static_body
+    if body.position != (0, 0) or body.angle:  # a moved static body: each vertex once
+        distinct = [tuple(body.world_to_local(vertex)) for vertex in distinct]
     pairs = list(itertools.pairwise(distinct))
-    if closed and len(distinct) > 2 and distinct[-1] != distinct[0]:
+    if closing:
         pairs.append((distinct[-1], distinct[0]))
-    segments = [_segment(space, pa, pb, radius) for pa, pb in pairs]
-    space.add(*segments)
-    return segments
+    return [_local_segment(body, pa, pb, radius) for pa, pb in pairs]
+
+
+def add_shapes(space: pymunk.Space, shapes: Sequence[pymunk.Shape]) -> None:
+    """Add many shapes to the space at once, in time linear in their number.
+
+    pymunk puts each static shape into a bounding-box tree as it comes. Shapes added in
+    spatial order (the edges of one long polyline, one after the other) build a tree as deep as
+    there are shapes: adding them then takes time quadratic in their number (40,000 edges of
+    a straight line: 15 s), and a deep enough tree overflows the C stack. Here the middle
+    shape goes in first, then the middles of the two halves, and so on, which keeps the tree
+    about log2(n) deep.
+
+    Args:
+        space: The space to add to.
+        shapes: Shapes on bodies already in the space (such as those of
+            :func:`wall_segments` and :func:`obstacle_circle`), in no space yet.
+
+    Raises:
+        TypeError: ``space`` is not a space, or an item is not a ``pymunk.Shape``.
+        ValueError: A shape is already in a space, or listed twice. Nothing is added.
+    """
+    _check_space(space)
+    shapes = list(shapes)
+    for shape in shapes:
+        if not isinstance(shape, pymunk.Shape):
+            raise TypeError(f"shapes must hold pymunk.Shapes, got {type(shape).__name__}")
+        if shape.space is not None:
+            raise ValueError("shapes must not be in a space yet")
+    if len({id(shape) for shape in shapes}) != len(shapes):
+        raise ValueError("shapes lists a shape twice")
+    space.add(*[shapes[index] for index in _middle_first(len(shapes))])
+
+
+def _middle_first(count: int) -> list[int]:
+    """``range(count)`` reordered: the middle, then the middles of each half, and so on."""
+    order: list[int] = []
+    spans = [(0, count)]
+    while spans:
+        halves = []
+        for low, high in spans:
+            if low < high:
+                middle = (low + high) // 2
+                order.append(middle)
+                halves += [(low, middle), (middle + 1, high)]
+        spans = halves
+    return order
 
 
 def add_obstacle(space: pymunk.Space, center: Sequence[float], radius: float) -> pymunk.Circle:
@@ -175,6 +246,15 @@ def add_obstacle(space: pymunk.Space, center: Sequence[float], radius: float) ->
         ValueError: ``center`` is not finite, or ``radius`` is not a finite number > 0.
             Nothing is added.
     """
+    circle = obstacle_circle(space, center, radius)
+    space.add(circle)
+    return circle
+
+
+def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float) -> pymunk.Circle:
+    """The obstacle :func:`add_obstacle` would add, built on the space's static body but not
+    added (for :func:`add_shapes`). Arguments, checks and errors are those of
+    :func:`add_obstacle`."""
     _check_space(space)
     c = check_point("center", center)
     r = _length(radius, "radius")
@@ -183,7 +263,6 @@ def add_obstacle(space: pymunk.Space, center: Sequence[float], radius: float) ->
     body = space.static_body
     circle = pymunk.Circle(body, r, tuple(body.world_to_local(c)))
     _tag(circle)
-    space.add(circle)
     return circle
 
 
@@ -210,8 +289,16 @@ def _segment(
     space: pymunk.Space, a: tuple[float, float], b: tuple[float, float], radius: float
 ) -> pymunk.Segment:
     body = space.static_body
-    la, lb = body.world_to_local(a), body.world_to_local(b)
-    segment = pymunk.Segment(body, tuple(la), tuple(lb), radius)
+    return _local_segment(
+        body, tuple(body.world_to_local(a)), tuple(body.world_to_local(b)), radius
+    )
+
+
+def _local_segment(
+    body: pymunk.Body, a: tuple[float, float], b: tuple[float, float], radius: float
+) -> pymunk.Segment:
+    """A tagged segment from ``a`` to ``b`` in the body's own frame."""
+    segment = pymunk.Segment(body, a, b, radius)
     _tag(segment)
     return segment
 

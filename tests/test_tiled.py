@@ -2,70 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from levels import HEIGHT
+from levels import tiled_object as _object
+from levels import write_map as _write_map
 
 import arcade_steering as steer
 from arcade_steering.tiled import LevelError, load_level
 
 DEMO_LEVEL = Path(__file__).parent.parent / "demo_game" / "level.tmj"
-HEIGHT = 160  # 10 x 16 px tiles
-
-
-def _object(kind: str | None = None, **fields) -> dict:
-    obj = {
-        "id": fields.pop("id", 1),
-        "name": "",
-        "type": "",
-        "rotation": 0,
-        "visible": True,
-        "x": 0,
-        "y": 0,
-        "width": 0,
-        "height": 0,
-    }
-    if kind in ("ellipse", "point"):
-        obj[kind] = True
-    obj.update(fields)
-    return obj
-
-
-def _write_map(tmp_path: Path, layers: dict[str, list[dict]], extra_layers=()) -> Path:
-    data = {
-        "height": 10,
-        "width": 20,
-        "tilewidth": 16,
-        "tileheight": 16,
-        "infinite": False,
-        "orientation": "orthogonal",
-        "renderorder": "right-down",
-        "tiledversion": "1.10.2",
-        "type": "map",
-        "version": "1.10",
-        "nextlayerid": 9,
-        "nextobjectid": 99,
-        "tilesets": [],
-        "layers": list(extra_layers),
-    }
-    for index, (name, objects) in enumerate(layers.items(), start=1):
-        data["layers"].append(
-            {
-                "id": index,
-                "name": name,
-                "type": "objectgroup",
-                "draworder": "topdown",
-                "opacity": 1,
-                "visible": True,
-                "x": 0,
-                "y": 0,
-                "objects": objects,
-            }
-        )
-    path = tmp_path / "map.tmj"
-    path.write_text(json.dumps(data))
-    return path
 
 
 def test_demo_level_loads_with_walls_obstacles_route_and_spawns() -> None:
