@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._motion import read_position
-from ._validate import check_non_negative, check_point, check_positive
+from ._arcade.motion import read_position
+from ._util.validate import check_non_negative, check_point, check_positive
 
 if TYPE_CHECKING:
     from .component import SteeringComponent

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ._params import FloatParam
-from ._validate import check_real
-from ._vec import lengths, truncate, where_rows
+from ._core.params import FloatParam
+from ._util.validate import check_real
+from ._util.vec import lengths, truncate, where_rows
 from .component import SteeringComponent, check_component
 from .context import SteeringContext
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ._params import Param
+from ._core.params import Param
 
 if TYPE_CHECKING:
     from .context import SteeringContext

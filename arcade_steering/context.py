@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._batches import BatchNode
-from ._motion import read_position
-from ._params import TargetParam, gathered_value
-from ._vec import lengths, put_rows
+from ._arcade.motion import read_position
+from ._core.batches import BatchNode
+from ._core.params import TargetParam, gathered_value
+from ._util.vec import lengths, put_rows
 from .neighbors import NeighborPairs
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._batches import Batch
+from ._core.batches import Batch
 from .component import SteeringComponent
 from .context import BatchFrame, evaluate
 from .debug import DebugRecorder

@@ -39,7 +39,7 @@ from pytiled_parser import tiled_object
 from . import geometry
 from ._level_files import anchor_images, check_files
 from ._level_limits import LevelError, LevelLimits
-from ._validate import check_positive
+from ._util.validate import check_positive
 from .path import Path
 from .world import SteeringWorld
 

@@ -12,21 +12,21 @@ import numpy as np
 import pymunk
 
 from . import geometry
-from ._angles import FACINGS, arcade_angle
-from ._batches import Batch, group_into_batches
-from ._motion import MotionTracker, read_position
-from ._physics import check_engine, driven_bodies, read_velocities, write_bodies
-from ._sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
-from ._storage import SlotArrays, StateStore
-from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
-from ._vec import divide_rows, lengths, put_rows, scale_rows, truncate
+from ._arcade.angles import FACINGS, arcade_angle
+from ._arcade.motion import MotionTracker, read_position
+from ._arcade.physics import check_engine, driven_bodies, read_velocities, write_bodies
+from ._arcade.sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
+from ._core.arrays import SlotArrays, StateStore
+from ._core.batches import Batch, group_into_batches
+from ._core.solid import keep_out
+from ._util.validate import check_bool, check_non_negative, check_point, check_positive, check_real
+from ._util.vec import divide_rows, lengths, put_rows, scale_rows, truncate
 from .agent import SteeringAgent
 from .component import SteeringComponent, check_component
 from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .neighbors import NeighborIndex
-from .solid import keep_out
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0

@@ -421,7 +421,7 @@ def test_debug_overlay_records_feelers_hits_boxes_and_threats() -> None:
 def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
     """(n, 2) finite forces for n = 0, 1 and coincident agents; a batch equals its members
     run one by one."""
-    from arcade_steering._batches import Batch
+    from arcade_steering._core.batches import Batch
     from arcade_steering.context import BatchFrame, evaluate
 
     world = steer.SteeringWorld(seed=0)

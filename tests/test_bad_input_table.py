@@ -27,7 +27,7 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering import formations, tiled
-from arcade_steering._params import (
+from arcade_steering._core.params import (
     BoolParam,
     ChoiceParam,
     FloatParam,
@@ -35,7 +35,7 @@ from arcade_steering._params import (
     Param,
     TargetParam,
 )
-from arcade_steering._validate import check_point
+from arcade_steering._util.validate import check_point
 from arcade_steering.behaviors.flow import check_field
 from arcade_steering.behaviors.group import check_among
 from arcade_steering.behaviors.leader import LeaderParam

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
-from arcade_steering._path_pack import PathPack
 from arcade_steering.debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR
+from arcade_steering.path.pack import PathPack
 from arcade_steering.testing import StubSprite, steering_force
 
 DT = 1 / 60

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcade_steering as steer
-from arcade_steering._batches import Batch
+from arcade_steering._core.batches import Batch
 from arcade_steering.context import BatchFrame, evaluate
 from arcade_steering.testing import StubSprite
 

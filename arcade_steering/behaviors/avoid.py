@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._geometry_kernels import first_min
-from .._params import FloatParam
-from .._vec import as_complex, as_points
+from .._core.params import FloatParam
+from .._util.vec import as_complex, as_points
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
+from ..geometry._kernels import first_min
 from ._avoid_kernels import (
     feeler_depths,
     feelers,

@@ -21,8 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, ObjectParam
-from .._vec import normalize, perpendicular, put_rows, scale_rows, spread_directions, where_rows
+from .._core.params import FloatParam, ObjectParam
+from .._util.vec import (
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    spread_directions,
+    where_rows,
+)
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SEPARATION_COLOR

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, ObjectParam
-from .._vec import lengths, normalize, scale_rows, where_rows
+from .._core.params import FloatParam, ObjectParam
+from .._util.vec import lengths, normalize, scale_rows, where_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import PATH_TUBE_COLOR, TARGET_COLOR, DebugRecorder

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import BoolParam, FloatParam, ObjectParam
-from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
+from .._core.params import BoolParam, FloatParam, ObjectParam
+from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, ObjectParam, TargetParam
-from .._validate import check_point
-from .._vec import (
+from .._core.params import FloatParam, ObjectParam, TargetParam
+from .._core.targets import TargetRef
+from .._util.validate import check_point
+from .._util.vec import (
     divide_rows,
     lengths,
     normalize,
@@ -32,7 +33,6 @@ from .._vec import (
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR
-from ..targets import TargetRef
 from .seek import arrive_velocity, velocity_force
 
 #: Below this speed (px/s) a leader keeps its last heading (as the world does for agents).

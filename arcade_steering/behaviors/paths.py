@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
-from .._path_pack import PathPack, pack_of
-from .._vec import perpendicular, scale_rows
+from .._core.params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
+from .._util.vec import perpendicular, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
+from ..path.pack import PathPack, pack_of
 from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, TargetParam
-from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
+from .._core.params import FloatParam, TargetParam
+from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam
-from .._vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
+from .._core.params import FloatParam
+from .._util.vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import SIGHT_COLOR

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._params import FloatParam
-from .._vec import perpendicular, scale_rows
+from .._core.params import FloatParam
+from .._util.vec import perpendicular, scale_rows
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import TARGET_COLOR

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .._params import ChoiceParam, FloatParam, ObjectParam
-from .._validate import check_array
-from .._vec import lengths
+from .._core.params import ChoiceParam, FloatParam, ObjectParam
+from .._util.validate import check_array
+from .._util.vec import lengths
 from ..component import SteeringComponent
 from ..context import SteeringContext
 from ..debug import PATH_COLOR, TARGET_COLOR

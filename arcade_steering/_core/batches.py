@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .component import SteeringComponent
+from ..component import SteeringComponent
 
 
 class BatchNode:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._validate import check_bool, check_choice, check_real
+from .._util.validate import check_bool, check_choice, check_real
 from .targets import TargetRef
 
 

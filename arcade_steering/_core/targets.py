@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ._validate import check_point
+from .._util.validate import check_point
 
 
 class HasPosition(Protocol):
