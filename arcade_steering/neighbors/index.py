@@ -100,13 +100,13 @@ class NeighborIndex(RadiusIndex):
                 radius.
         """
         rows = self._check_rows(rows, len(self._positions))
-        query, other, dist2 = self._nearest(rows, k, radius, candidates, guess)
+        query, other, dist2 = self.nearest_distances(rows, k, radius, candidates, guess)
         offset = stack_columns(self._x.take(other), self._y.take(other))
         offset[:, 0] -= self._x.take(rows).take(query)
         offset[:, 1] -= self._y.take(rows).take(query)
         return NeighborPairs(query, other, offset, np.sqrt(dist2), len(rows))
 
-    def _nearest(
+    def nearest_distances(
         self,
         rows: np.ndarray,
         k: int | np.ndarray,
@@ -115,7 +115,8 @@ class NeighborIndex(RadiusIndex):
         guess: np.ndarray | None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`nearest` for checked ``rows``: the pairs' query, other and squared distance,
-        without offsets (a caller that needs other offsets computes them itself)."""
+        without offsets (a caller that needs other offsets, such as those of another index
+        over the same agents, computes them itself)."""
         n = len(self._positions)
         q = len(rows)
         radius, _ = self._check_radius(radius, q)

@@ -77,6 +77,16 @@ class RadiusIndex:
         view.flags.writeable = False
         return view
 
+    @property
+    def x(self) -> np.ndarray:
+        """(n,) float, px: the positions' x, contiguous (do not modify)."""
+        return self._x
+
+    @property
+    def y(self) -> np.ndarray:
+        """(n,) float, px: the positions' y, contiguous (do not modify)."""
+        return self._y
+
     def query(
         self,
         rows: np.ndarray | None,
