@@ -11,13 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from .polyline import Path
+__all__ = ["PackPoint", "PathLike", "PathPack", "pack_of"]
 
-# Rows of Path._segment_table().
+
+class PathLike(Protocol):
+    """What a pack reads of a path (a :class:`~arcade_steering.Path`)."""
+
+    @property
+    def points(self) -> np.ndarray: ...
+    @property
+    def length(self) -> float: ...
+    @property
+    def closed(self) -> bool: ...
+    def segment_table(self) -> np.ndarray: ...
+    def pack(self) -> PathPack: ...
+
+
+# Rows of Path.segment_table().
 _X, _Y, _DX, _DY, _AT, _SPAN, _RADIUS = range(7)
 
 
@@ -46,7 +60,7 @@ class PathPack:
         paths: The distinct paths; queries name them by index into this sequence.
     """
 
-    def __init__(self, paths: Sequence[Path]) -> None:
+    def __init__(self, paths: Sequence[PathLike]) -> None:
         self.paths = list(paths)
         #: ``(p,)`` each path's identity as a float, to notice an agent given another path.
         self.keys = np.array([float(id(path)) for path in self.paths])
@@ -56,11 +70,11 @@ class PathPack:
         self.any_open = not bool(self.closed.all())
         self._single = len(self.paths) == 1
         if self._single:
-            self.table = self.paths[0]._segment_table()
+            self.table = self.paths[0].segment_table()
             self.base = np.zeros(1)
             self.key = self.table[_AT]
         else:
-            tables = [path._segment_table() for path in self.paths]
+            tables = [path.segment_table() for path in self.paths]
             self.table = np.concatenate(tables, axis=1)
             extent = np.where(self.closed, 2.0, 1.0) * self.length + 1.0
             self.base = np.concatenate(([0.0], np.cumsum(extent)[:-1]))
@@ -189,12 +203,7 @@ class PathPack:
         return self.project(which, points, np.zeros(len(points)), length)
 
 
-def pack_of(paths: Sequence[Path]) -> PathPack:
-    """A :class:`PathPack` of ``paths``; a single path's is kept on it until its geometry
-    changes (one path is the common case: it then costs nothing per step)."""
-    if len(paths) != 1:
-        return PathPack(paths)
-    path = paths[0]
-    if path._pack is None or path._pack[0] != path.version:
-        path._pack = (path.version, PathPack(paths))
-    return path._pack[1]
+def pack_of(paths: Sequence[PathLike]) -> PathPack:
+    """A :class:`PathPack` of ``paths``; a single path's own (kept until its geometry changes:
+    one path is the common case, and it then costs nothing per step)."""
+    return paths[0].pack() if len(paths) == 1 else PathPack(paths)

@@ -16,12 +16,14 @@ vectorised: it takes ``(n,)`` distances or ``(n, 2)`` points and answers all of 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._util.validate import check_array, check_bool, check_non_negative, check_positive
+from .._util.validate import check_array, check_bool, check_non_negative
+from .pack import PackPoint, PathPack
+from .points import check_polyline, route_points
 
 __all__ = ["WINDOW_BACK_FRACTION", "Path", "PathProjection"]
 
@@ -34,7 +36,6 @@ FloatArray = NDArray[np.float64]
 WINDOW_BACK_FRACTION = 0.25
 
 _DEGENERATE = 1e-12  # px; shorter segments borrow a neighbour's direction
-_BLOCK = 8192  # elements per (rows, segments) temporary in Path.project
 
 
 class PathProjection(NamedTuple):
@@ -63,13 +64,6 @@ def _frozen(array: FloatArray) -> FloatArray:
 def _floats(values: ArrayLike, name: str) -> FloatArray:
     """A finite float64 copy of ``values`` (any shape), else an error naming ``name``."""
     return check_array(name, values)
-
-
-def _check_points(points: ArrayLike) -> FloatArray:
-    pts = check_array("points", points, ndim=2)
-    if pts.shape[1] != 2 or len(pts) < 2:
-        raise ValueError(f"points must be at least 2 (x, y) pairs, shape (k, 2); got {pts.shape}")
-    return _frozen(pts)
 
 
 class Path:
@@ -104,9 +98,8 @@ class Path:
         self._uniform = True
         self._version = 0
         self._table: tuple[int, FloatArray] | None = None
-        #: ``(version, PathPack)`` of this path alone, kept by :func:`~._path_pack.pack_of`.
-        self._pack: tuple[int, Any] | None = None
-        self._set_geometry(_check_points(points))
+        self._pack: tuple[int, PathPack] | None = None
+        self._set_geometry(check_polyline(points))
         if radii is not None:
             self.radii = radii
         self._version = 0
@@ -144,15 +137,7 @@ class Path:
             TypeError: A parameter has the wrong type (as for :class:`Path`).
         """
         closed = check_bool("closed", closed)
-        if points is None:
-            raise ValueError("points is None: arcade.astar_calculate_path found no path")
-        pts = _check_points(points)
-        if grid_size is not None:
-            pts = pts + check_positive("grid_size", grid_size) / 2.0
-        pts = _simplify(pts, closed)
-        if len(pts) < 2:
-            raise ValueError("points holds a single distinct point: a path needs at least two")
-        return cls(pts, radius=radius, closed=closed)
+        return cls(route_points(points, grid_size, closed), radius=radius, closed=closed)
 
     def _set_geometry(self, points: FloatArray) -> None:
         # Everything is computed before anything is assigned, so a failure changes nothing.
@@ -191,7 +176,7 @@ class Path:
 
     @points.setter
     def points(self, points: ArrayLike) -> None:
-        pts = _check_points(points)
+        pts = check_polyline(points)
         count = len(pts) if self._closed else len(pts) - 1
         if not self._uniform and count != self.segment_count:
             raise ValueError(
@@ -282,14 +267,14 @@ class Path:
             f"Path({len(self)} points, length={self.length:.1f}, {radius}, closed={self._closed})"
         )
 
-    def _segment_table(self) -> FloatArray:
+    def segment_table(self) -> FloatArray:
         """``(7, r)`` columns ``x, y, dx, dy, at, span, radius``: each segment's start, unit
         direction, distance along the path of its start, length and tube radius (pixels).
 
         A closed path lists its segments twice (a second lap, ``at`` continuing past
         ``length``), so that any stretch of the loop shorter than it is one run of columns.
         Cached until the geometry changes; read-only. Batched queries over many paths
-        (:class:`~arcade_steering._path_pack.PathPack`) stack these.
+        (:class:`~arcade_steering.path.pack.PathPack`) stack these.
         """
         if self._table is None or self._table[0] != self._version:
             at = self._cumulative[:-1]
@@ -381,7 +366,9 @@ class Path:
             raise ValueError(f"points must have shape (n, 2), got {p.shape}")
         if (near is None) != (window is None):
             raise ValueError("near and window must be given together (or neither)")
-        length, lo, hi = self.length, None, None
+        pack, which = self.pack(), np.zeros(len(p), dtype=np.intp)
+        length = self.length
+        found: PackPoint | None = None
         if near is not None and window is not None:
             w, at = check_non_negative("window", window), _floats(near, "near")
             if at.shape not in ((), (len(p),)):
@@ -389,94 +376,24 @@ class Path:
             if not (self._closed and (1.0 + WINDOW_BACK_FRACTION) * w >= length):
                 at = np.mod(at, length) if self._closed else np.clip(at, 0.0, length)
                 at = np.broadcast_to(at, (len(p),))
-                lo, hi = at - WINDOW_BACK_FRACTION * w, at + w
-        seg = np.empty(len(p), dtype=np.intp)
-        along, d2 = np.empty(len(p)), np.empty(len(p))
-        # Blocks keep each (rows, s) temporary small: big temporaries get fresh pages from the
-        # OS on every call, which measured slower than the arithmetic itself.
-        rows = max(1, _BLOCK // self.segment_count)
-        for i in range(0, len(p), rows):
-            b = slice(i, i + rows)
-            seg[b], along[b], d2[b] = self._nearest(
-                p[b], None if lo is None else lo[b], None if hi is None else hi[b]
-            )
-        distance = self._cumulative[seg] + along
-        if self._closed and length > 0.0:
-            distance = np.mod(distance, length)
+                found = pack.project(which, p, at - WINDOW_BACK_FRACTION * w, at + w)
+        if found is None:
+            found = pack.project_all(which, p)
+        segment = np.minimum(
+            np.searchsorted(self._cumulative, found.distance, side="right") - 1,
+            self.segment_count - 1,
+        )
         return PathProjection(
-            distance=distance,
-            point=self._starts[seg] + self._dirs[seg] * along[:, None],
-            segment=seg,
-            offset=np.sqrt(d2),
-            radius=self._radii[seg],
+            distance=found.distance,
+            point=found.point,
+            segment=segment,
+            offset=found.offset,
+            radius=found.radius,
         )
 
-    def _nearest(
-        self, p: FloatArray, lo: FloatArray | None, hi: FloatArray | None
-    ) -> tuple[NDArray[np.intp], FloatArray, FloatArray]:
-        """Nearest segment, its parameter and squared distance for ``(m, 2)`` points."""
-        # Per segment, t is the coordinate along its line and cross2 the squared distance from
-        # that line; a parameter tc clamped into the allowed range is then at squared distance
-        # cross2 + (t - tc)^2, so a window only changes the clamp.
-        dx, dy = self._dirs[:, 0], self._dirs[:, 1]
-        rx = p[:, :1] - self._starts[:, 0]
-        ry = p[:, 1:] - self._starts[:, 1]
-        t = rx * dx
-        t += ry * dy
-        rx *= dy
-        ry *= dx
-        rx -= ry
-        cross2 = np.multiply(rx, rx, out=rx)
-        tc, d2 = self._clamped(t, cross2, lo, hi)
-        if lo is not None and hi is not None and self._closed:
-            length = self.length
-            wrap = np.flatnonzero((lo < 0.0) | (hi > length))
-            if wrap.size:  # the window crosses the seam: search its far part shifted by length
-                shift = np.where(lo[wrap] < 0.0, length, -length)
-                tc2, d22 = self._clamped(t[wrap], cross2[wrap], lo[wrap] + shift, hi[wrap] + shift)
-                better = d22 < d2[wrap]
-                tc[wrap] = np.where(better, tc2, tc[wrap])
-                d2[wrap] = np.where(better, d22, d2[wrap])
-        seg = np.argmin(d2, axis=1)
-        rows = np.arange(len(p))
-        return seg, tc[rows, seg], d2[rows, seg]
-
-    def _clamped(
-        self, t: FloatArray, cross2: FloatArray, lo: FloatArray | None, hi: FloatArray | None
-    ) -> tuple[FloatArray, FloatArray]:
-        """Clamp ``t`` (m, s) into each segment, or its part inside windows ``[lo, hi]`` (m,)."""
-        t_lo: FloatArray | float = 0.0
-        t_hi = self._spans
-        if lo is not None and hi is not None:
-            start = self._cumulative[:-1]
-            t_lo = np.subtract.outer(lo, start)
-            np.maximum(t_lo, 0.0, out=t_lo)
-            t_hi = np.subtract.outer(hi, start)
-            np.minimum(t_hi, self._spans, out=t_hi)
-            t_hi[t_lo > t_hi] = -np.inf  # outside the window: infinite distance below
-        tc = np.maximum(t, t_lo)
-        np.minimum(tc, t_hi, out=tc)
-        d2 = np.subtract(t, tc)
-        d2 *= d2
-        d2 += cross2
-        return tc, d2
-
-
-def _simplify(points: FloatArray, closed: bool) -> FloatArray:
-    """Drop repeated points and interior points where the path runs straight on."""
-    keep = np.ones(len(points), dtype=bool)
-    keep[1:] = np.any(points[1:] != points[:-1], axis=1)
-    pts = points[keep]
-    if closed and len(pts) > 1 and np.array_equal(pts[0], pts[-1]):
-        pts = pts[:-1]
-    if len(pts) < 3:
-        return pts
-    prev = np.roll(pts, 1, axis=0) if closed else pts[:-2]
-    nxt = np.roll(pts, -1, axis=0) if closed else pts[2:]
-    mid = pts if closed else pts[1:-1]
-    a, b = mid - prev, nxt - mid
-    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    scale = np.hypot(a[:, 0], a[:, 1]) * np.hypot(b[:, 0], b[:, 1])
-    straight = (np.abs(cross) <= 1e-9 * scale) & ((a * b).sum(axis=1) > 0.0)  # not a U-turn
-    keep = ~straight if closed else np.concatenate(([True], ~straight, [True]))
-    return pts[keep]
+    def pack(self) -> PathPack:
+        """This path alone as a :class:`~arcade_steering.path.pack.PathPack`, the batched form
+        the behaviours query; kept until the geometry changes."""
+        if self._pack is None or self._pack[0] != self._version:
+            self._pack = (self._version, PathPack([self]))
+        return self._pack[1]
