@@ -10,7 +10,8 @@ import numpy as np
 from ._core.batches import BatchNode
 from ._core.component import SteeringComponent, check_component
 from ._core.context import SteeringContext
-from ._core.params import Param, gather_array, param
+from ._core.gather import gather_array
+from ._core.params import Param, param
 from ._util.validate import check_real
 from ._util.vec import lengths, truncate, where_rows
 

@@ -10,7 +10,8 @@ Example:
     Approach(goal=(10, 0), speed=40.0)
 """
 
-from ._core.params import Groups, choice, flag, group, param, point, target
+from ._core.gather import Groups
+from ._core.params import choice, flag, group, param, point, target
 from ._core.targets import TargetLike
 
 __all__ = ["Groups", "TargetLike", "choice", "flag", "group", "param", "point", "target"]

@@ -13,8 +13,10 @@ from ..neighbors import NeighborPairs
 from .batches import BatchNode
 from .component import SteeringComponent
 from .frame import BatchFrame, StepFrame
-from .params import Groups, Param, TargetParam, gather_array, gather_groups
-from .targets import TargetTable
+from .gather import Groups, gather_array, gather_groups
+from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance
+from .params import Param, TargetParam
+from .targets import Targets, TargetTable
 
 if TYPE_CHECKING:
     from ..debug import DebugRecorder
@@ -184,7 +186,7 @@ class SteeringContext:
     def _neighbors_in_groups(self, radius: float | np.ndarray, groups: Groups) -> NeighborPairs:
         step, agents = self._step, self._step.agents
         neighborhood = step.neighborhood
-        layout = self._node.cached(("among", id(groups)), lambda _: _AmongLayout(groups, len(self)))
+        layout = self._node.cached(("among", id(groups)), lambda _: AmongLayout(groups, len(self)))
         radius = np.asarray(radius, dtype=float)
         if radius.ndim and len(radius) and (radius == radius[0]).all():
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
@@ -203,7 +205,7 @@ class SteeringContext:
             union = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
             pairs = index.query(rows, reach, union)
             if len(groups) > 1:
-                pairs = pairs.select(_in_asked_group(pairs, masks, layout.asked, len(agents)))
+                pairs = pairs.select(in_asked_group(pairs, masks, layout.asked, len(agents)))
         pairs = replace(pairs, other=agents.rows[pairs.other])
         self._frame.answers[key] = pairs
         return pairs
@@ -239,7 +241,7 @@ class SteeringContext:
         step, agents = self._step, self._step.agents
         guess = self.state("neighbor_reach")
         parts = []
-        for seconds, same in _distinct(np.broadcast_to(np.asarray(ahead, dtype=float), (n,))):
+        for seconds, same in distinct(np.broadcast_to(np.asarray(ahead, dtype=float), (n,))):
             index = step.neighborhood.index_ahead(seconds)
             for value, group in groups:
                 members = group if same is None else np.intersect1d(group, same)
@@ -252,7 +254,7 @@ class SteeringContext:
                     step.neighborhood.mask(value),
                     guess.take(members),
                 )
-                guess[members] = _kth_distance(query, dist2, mine)
+                guess[members] = kth_distance(query, dist2, mine)
                 parts.append((members.take(query), rows.take(query), other))
         self.set_state("neighbor_reach", guess)
         query, rows, other = (
@@ -329,102 +331,6 @@ class ParamArrays:
 
     def __getattr__(self, name: str) -> Any:
         return self._context._parameter(name)
-
-
-class Targets:
-    """Every agent's target for one step: ``position`` and ``velocity`` ``(n, 2)``, read when
-    first asked for."""
-
-    def __init__(self, table: TargetTable, step: StepFrame) -> None:
-        self._table = table
-        self._step = step
-        self._position: np.ndarray | None = None
-        self._velocity: np.ndarray | None = None
-
-    @property
-    def position(self) -> np.ndarray:
-        """Positions ``(n, 2)`` px, read now."""
-        if self._position is None:
-            self._position = self._table.positions(self._step)
-        return self._position
-
-    @property
-    def velocity(self) -> np.ndarray:
-        """Velocities ``(n, 2)`` px/s (see :meth:`SteeringContext.target_velocity`)."""
-        if self._velocity is None:
-            self._velocity = self._table.velocities(self._step)
-        return self._velocity
-
-    @property
-    def sources(self) -> list[Any]:
-        """The distinct moving targets (sprites, callables; None for fixed points)."""
-        return self._table.sources
-
-    @property
-    def which(self) -> np.ndarray:
-        """Each agent's target: an index into :attr:`sources` ``(n,)``."""
-        return self._table.inverse
-
-    @property
-    def slots(self) -> np.ndarray:
-        """Each distinct target's slot in the world's arrays, -1 for no attached agent."""
-        return self._table.slots(self._step)
-
-
-class _AmongLayout:
-    """Who in a batch node asks about which group, worked out once per batch (and again
-    after a parameter changed), not every step.
-
-    Attributes:
-        values: The distinct groups asked about.
-        asked: Each agent's group, an index into ``values`` ``(n,)`` (read-only).
-        key: The groups (by id) and who asks about each (by content): Separation, Alignment
-            and Cohesion are different nodes with equal groups, and share one answer.
-    """
-
-    def __init__(self, groups: Groups, n: int) -> None:
-        self.values = groups.values
-        self.asked = groups.index
-        self.key = tuple((id(value), rows.tobytes()) for value, rows in groups)
-
-
-def _in_asked_group(
-    pairs: NeighborPairs, masks: list[np.ndarray | None], asked: np.ndarray, agents: int
-) -> np.ndarray:
-    """Which pairs have their ``other`` among the group their asking agent names (for
-    groups that overlap, or include "every agent").
-
-    Args:
-        pairs: Pairs over the whole index (``other`` = row in the index).
-        masks: Each group's members over the index rows, None for "every agent".
-        asked: Each asking agent's group ``(n,)``.
-        agents: The index's size.
-    """
-    table = np.ones((len(masks), agents), dtype=bool)
-    for index, mask in enumerate(masks):
-        if mask is not None:
-            table[index] = mask
-    return table[asked.take(pairs.query), pairs.other]
-
-
-def _distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
-    """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
-    first = float(values[0])
-    if (values == first).all():
-        return [(first, None)]
-    return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
-
-
-def _kth_distance(query: np.ndarray, dist2: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Each asking agent's distance to its k-th neighbour, px; inf if it has fewer.
-
-    Pairs are grouped by ``query`` (0..len(k)-1), nearest first.
-    """
-    count = np.bincount(query, minlength=len(k))
-    kth = np.full(len(k), np.inf)
-    full = np.flatnonzero(count >= k)
-    kth[full] = np.sqrt(dist2.take(np.cumsum(count).take(full) - 1))
-    return kth
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:

@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ..neighbors import NeighborIndex
+from ..neighbors import NeighborIndex, NeighborPairs
 from .agents import AgentTable
+from .gather import Groups
 
-__all__ = ["Neighborhood"]
+__all__ = ["AmongLayout", "Neighborhood", "distinct", "in_asked_group", "kth_distance"]
 
 #: Sets of ``among`` groups whose labels are kept (one per batch node asking, usually).
 _LABEL_CACHE_SIZE = 32
@@ -109,3 +110,59 @@ class Neighborhood:
             self._labels.clear()
         self._labels[key] = (sizes, ids, found)
         return found
+
+
+class AmongLayout:
+    """Who in a batch node asks about which group, worked out once per batch (and again
+    after a parameter changed), not every step.
+
+    Attributes:
+        values: The distinct groups asked about.
+        asked: Each agent's group, an index into ``values`` ``(n,)`` (read-only).
+        key: The groups (by id) and who asks about each (by content): Separation, Alignment
+            and Cohesion are different nodes with equal groups, and share one answer.
+    """
+
+    def __init__(self, groups: Groups, n: int) -> None:
+        self.values = groups.values
+        self.asked = groups.index
+        self.key = tuple((id(value), rows.tobytes()) for value, rows in groups)
+
+
+def in_asked_group(
+    pairs: NeighborPairs, masks: list[np.ndarray | None], asked: np.ndarray, agents: int
+) -> np.ndarray:
+    """Which pairs have their ``other`` among the group their asking agent names (for
+    groups that overlap, or include "every agent").
+
+    Args:
+        pairs: Pairs over the whole index (``other`` = row in the index).
+        masks: Each group's members over the index rows, None for "every agent".
+        asked: Each asking agent's group ``(n,)``.
+        agents: The index's size.
+    """
+    table = np.ones((len(masks), agents), dtype=bool)
+    for index, mask in enumerate(masks):
+        if mask is not None:
+            table[index] = mask
+    return table[asked.take(pairs.query), pairs.other]
+
+
+def distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+    """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
+    first = float(values[0])
+    if (values == first).all():
+        return [(first, None)]
+    return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
+
+
+def kth_distance(query: np.ndarray, dist2: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Each asking agent's distance to its k-th neighbour, px; inf if it has fewer.
+
+    Pairs are grouped by ``query`` (0..len(k)-1), nearest first.
+    """
+    count = np.bincount(query, minlength=len(k))
+    kth = np.full(len(k), np.inf)
+    full = np.flatnonzero(count >= k)
+    kth[full] = np.sqrt(dist2.take(np.cumsum(count).take(full) - 1))
+    return kth

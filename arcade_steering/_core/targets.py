@@ -148,3 +148,43 @@ class TargetTable:
                     others.append((j, source))
             self._split = (np.array(targets, dtype=np.intp), np.array(slots, dtype=np.intp), others)
         return self._split
+
+
+class Targets:
+    """Every agent's target for one step: ``position`` and ``velocity`` ``(n, 2)``, read when
+    first asked for."""
+
+    def __init__(self, table: TargetTable, step: StepFrame) -> None:
+        self._table = table
+        self._step = step
+        self._position: np.ndarray | None = None
+        self._velocity: np.ndarray | None = None
+
+    @property
+    def position(self) -> np.ndarray:
+        """Positions ``(n, 2)`` px, read now."""
+        if self._position is None:
+            self._position = self._table.positions(self._step)
+        return self._position
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Velocities ``(n, 2)`` px/s (see :meth:`SteeringContext.target_velocity`)."""
+        if self._velocity is None:
+            self._velocity = self._table.velocities(self._step)
+        return self._velocity
+
+    @property
+    def sources(self) -> list[Any]:
+        """The distinct moving targets (sprites, callables; None for fixed points)."""
+        return self._table.sources
+
+    @property
+    def which(self) -> np.ndarray:
+        """Each agent's target: an index into :attr:`sources` ``(n,)``."""
+        return self._table.inverse
+
+    @property
+    def slots(self) -> np.ndarray:
+        """Each distinct target's slot in the world's arrays, -1 for no attached agent."""
+        return self._table.slots(self._step)

@@ -14,7 +14,8 @@ import numpy as np
 
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
-from .._core.params import Groups, choice, flag, group, param
+from .._core.gather import Groups
+from .._core.params import choice, flag, group, param
 from .._util.vec import perpendicular, scale_rows
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path

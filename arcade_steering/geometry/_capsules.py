@@ -20,14 +20,13 @@ import numpy as np
 
 from . import _kernels as _k
 from ._broad_phase import BroadPhase
+from ._frames import LocalFrames, as_complex, cast_fans, overlaps
 from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
 __all__ = ["CapsuleQueries", "Kinds"]
 
 Kinds = Literal["walls", "obstacles", "all"]
 _KINDS = ("walls", "obstacles", "all")
-#: Below this distance (px) from a core a direction from the core is not trusted.
-_ON_CORE = 1e-9
 
 
 # --------------------------------------------------------------------------- the queries
@@ -138,8 +137,8 @@ class CapsuleQueries:
         first, stop = self._kind_rows(kinds)
         grow = inflate
         # 2-D vectors as complex numbers: one numpy call per vector operation, 1-D gathers.
-        sz = _complex(starts)
-        dz = _complex(ends) - sz
+        sz = as_complex(starts)
+        dz = as_complex(ends) - sz
         per_row = isinstance(grow, np.ndarray)
         # Half the ray's taxicab length bounds half its length: a cheap, safe reach.
         reach = np.abs(dz.real)
@@ -189,8 +188,8 @@ class CapsuleQueries:
         kind = np.zeros(n, dtype=np.int8)
         if len(rows) == 0:  # nothing near any ray: the common case, kept cheap
             return RayHits(hit, alpha, point, normal, shape, kind)
-        sz = _complex(starts)
-        dz = _complex(ends) - sz
+        sz = as_complex(starts)
+        dz = as_complex(ends) - sz
         sr, dr = sz[rows], dz[rows]
         turn = self._turn_z[shapes]
         cols = self._cols
@@ -227,82 +226,9 @@ class CapsuleQueries:
         rows: np.ndarray,
         shapes: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """First contacts of ``f`` swept circles from each origin, with candidate shapes.
-
-        :meth:`cast_pairs` for fans of rays sharing a start (an agent's feelers): each
-        (origin, shape) pair is put in the shape's frame once for all its rays, and each
-        ray's nearest shape is a per-origin minimum, no sort. No argument checks.
-
-        Args:
-            origins: ``[n]`` complex ray starts ``x + iy``, px.
-            rays: ``[f, n]`` complex ray vectors (end minus start), px.
-            inflate: ``[n]`` radii of the swept circles, px, >= 0.
-            rows: ``[p]`` origin of each candidate pair, ascending; every origin has one.
-            shapes: ``[p]`` index into :attr:`shapes` of each pair.
-
-        Returns:
-            ``(alpha [f, n], normal [f, n], shape [f, n])`` as in :class:`RayHits`, the
-            normals complex: 1, 0 and -1 where a ray touches nothing.
-        """
-        cols = self._cols
-        f, n = rays.shape
-        alpha = np.ones((f, n))
-        normal = np.zeros((f, n), dtype=complex)
-        shape = np.full((f, n), -1, dtype=np.intp)
-        turn = self._turn_z.take(shapes)
-        start = (origins.take(rows) - self._start_z.take(shapes)) * turn
-        ray = rays.take(rows, axis=1) * turn
-        core = cols[_k.LEN].take(shapes)
-        grown = cols[_k.RAD].take(shapes)
-        grown += inflate.take(rows)
-        # Most rays pass their candidates by: keep those whose bounding box, in the shape's
-        # frame, meets the capsule's (a few cheap calls; the exact test costs ten times more).
-        half = 0.5 * ray
-        mid = start + half
-        near = np.abs(mid.imag) - np.abs(half.imag) <= grown
-        core_half = 0.5 * core
-        near &= np.abs(mid.real - core_half) - np.abs(half.real) <= grown + core_half
-        index = near.ravel().nonzero()[0]
-        if len(index) == 0:
-            return alpha, normal, shape
-        fan, pair = np.divmod(index, len(rows))
-        start, ray = start.take(pair), ray.take(index)
-        core, grown, turn = core.take(pair), grown.take(pair), turn.take(pair)
-        key = _k.ray_keys_local(start, ray, core, grown)
-        # Rays numbered fan * n + origin: ascending, as the pairs are.
-        at, win, best = _k.first_min(fan * n + rows.take(pair), key)
-        if len(at) == 0:
-            return alpha, normal, shape
-        reached = np.maximum(best, 0.0)
-        # The normal at the contact points away from the nearest point of the core.
-        contact = start.take(win) + reached * ray.take(win)
-        along = np.maximum(contact.real, 0.0)
-        np.minimum(along, core.take(win), out=along)
-        off = contact - along
-        distance = np.abs(off)
-        on_core = distance <= _ON_CORE
-        distance[on_core] = 1.0
-        found = off / distance * turn.take(win).conj()
-        j = shapes.take(pair.take(win))
-        if on_core.any():  # a zero-thickness wall or a start on a core: pymunk's rules
-            some = on_core.nonzero()[0]
-            sz, dz = origins.take(at[some] % n), rays.ravel().take(at[some])
-            pz = sz + reached[some] * dz
-            nx, ny = _k.contact_normal(
-                pz.real,
-                pz.imag,
-                sz.real,
-                sz.imag,
-                dz.real,
-                dz.imag,
-                best[some] < 0.0,
-                cols.take(j[some], axis=1),
-            )
-            found[some] = nx + 1j * ny
-        alpha.ravel()[at] = reached
-        normal.ravel()[at] = found
-        shape.ravel()[at] = j
-        return alpha, normal, shape
+        """First contacts of ``f`` swept circles from each origin: see
+        :func:`~arcade_steering.geometry._frames.cast_fans`. No argument checks."""
+        return cast_fans(self._frames(), origins, rays, inflate, rows, shapes)
 
     def near(
         self,
@@ -358,7 +284,7 @@ class CapsuleQueries:
         if len(rows) == 0:
             return NearestHits(found, distance, point, normal, shape, kind)
         sh = self._cols.take(shapes, axis=1)
-        q = _complex(point)[rows]
+        q = as_complex(point)[rows]
         signed = _k.core_distance(q.real, q.imag, sh)
         signed -= sh[_k.RAD]
         limit = reach[rows] if per_row else reach
@@ -429,41 +355,12 @@ class CapsuleQueries:
         rows: np.ndarray,
         shapes: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """How deep circles overlap given candidate shapes, and which way is out.
+        """How deep circles overlap candidate shapes, and which way is out: see
+        :func:`~arcade_steering.geometry._frames.overlaps`. No argument checks."""
+        return overlaps(self._frames(), points, radius, rows, shapes)
 
-        A narrow phase for a collision step: every pair at once, not just the deepest shape
-        per circle (:meth:`near_pairs`), so a circle pinched in a corner sees both walls.
-        No argument checks.
-
-        Args:
-            points: Circle centres, finite float array ``[n, 2]``, px.
-            radius: Circle radii, float >= 0 or ``[n]``, px.
-            rows: ``[p]`` circle of each candidate pair.
-            shapes: ``[p]`` index into :attr:`shapes` of each pair.
-
-        Returns:
-            ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
-            unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
-            a segment's right normal, +y for a circle).
-        """
-        cols = self._cols
-        turn = self._turn_z[shapes]
-        local = (_complex(points)[rows] - self._start_z[shapes]) * turn
-        along = np.maximum(local.real, 0.0)
-        np.minimum(along, cols[_k.LEN].take(shapes), out=along)
-        local -= along
-        distance = np.abs(local)
-        depth = cols[_k.RAD].take(shapes)
-        depth -= distance
-        depth += radius[rows] if isinstance(radius, np.ndarray) else radius
-        on_core = distance <= _ON_CORE
-        distance[on_core] = 1.0
-        normal = local / distance * turn.conj()
-        if on_core.any():
-            at = on_core.nonzero()[0]
-            j = shapes[at]
-            normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
-        return depth, normal.view(np.float64).reshape(-1, 2)
+    def _frames(self) -> LocalFrames:
+        return LocalFrames(self._cols, self._start_z, self._turn_z)
 
     def _kind_rows(self, kinds: object) -> tuple[int, int]:
         """Rows ``(first, stop)`` of :attr:`shapes` holding ``kinds`` (segments come first)."""
@@ -474,8 +371,3 @@ class CapsuleQueries:
         if kinds == "obstacles":
             return self._n_segments, self._count
         raise ValueError(f"kinds must be one of {_KINDS}, got {kinds!r}")
-
-
-def _complex(points: np.ndarray) -> np.ndarray:
-    """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
-    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]

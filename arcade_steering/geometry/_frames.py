@@ -1,0 +1,169 @@
+"""Queries answered in each shape's own frame: fans of feelers and circle overlaps.
+
+A shape's frame puts its core on the positive x axis from the origin (rotate by ``turn``, a
+unit complex number, after subtracting ``start``): there a capsule's distance is a clamp and a
+norm. :class:`~arcade_steering.geometry._capsules.CapsuleQueries` passes its columns here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _kernels as _k
+
+__all__ = ["LocalFrames", "cast_fans", "overlaps"]
+
+#: Below this distance (px) from a core a direction from the core is not trusted.
+ON_CORE = 1e-9
+
+
+class LocalFrames(NamedTuple):
+    """The shapes as the frame queries need them.
+
+    Attributes:
+        cols: The kernel columns ``[NCOL, m]`` (see :mod:`~arcade_steering.geometry._kernels`).
+        start_z: Each core's start ``[m]``, complex px.
+        turn_z: Each core's rotation into its frame ``[m]``, unit complex.
+    """
+
+    cols: np.ndarray
+    start_z: np.ndarray
+    turn_z: np.ndarray
+
+
+def cast_fans(
+    frames: LocalFrames,
+    origins: np.ndarray,
+    rays: np.ndarray,
+    inflate: np.ndarray,
+    rows: np.ndarray,
+    shapes: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """First contacts of ``f`` swept circles from each origin, with candidate shapes.
+
+    ``CapsuleQueries.cast_pairs`` for fans of rays sharing a start (an agent's feelers): each
+    (origin, shape) pair is put in the shape's frame once for all its rays, and each
+    ray's nearest shape is a per-origin minimum, no sort. No argument checks.
+
+    Args:
+        origins: ``[n]`` complex ray starts ``x + iy``, px.
+        rays: ``[f, n]`` complex ray vectors (end minus start), px.
+        inflate: ``[n]`` radii of the swept circles, px, >= 0.
+        rows: ``[p]`` origin of each candidate pair, ascending; every origin has one.
+        shapes: ``[p]`` index of each pair's shape.
+
+    Returns:
+        ``(alpha [f, n], normal [f, n], shape [f, n])`` as in
+        :class:`~arcade_steering.geometry.hits.RayHits`, the normals complex: 1, 0 and -1
+        where a ray touches nothing.
+    """
+    cols, start_z, turn_z = frames
+    f, n = rays.shape
+    alpha = np.ones((f, n))
+    normal = np.zeros((f, n), dtype=complex)
+    shape = np.full((f, n), -1, dtype=np.intp)
+    turn = turn_z.take(shapes)
+    start = (origins.take(rows) - start_z.take(shapes)) * turn
+    ray = rays.take(rows, axis=1) * turn
+    core = cols[_k.LEN].take(shapes)
+    grown = cols[_k.RAD].take(shapes)
+    grown += inflate.take(rows)
+    # Most rays pass their candidates by: keep those whose bounding box, in the shape's
+    # frame, meets the capsule's (a few cheap calls; the exact test costs ten times more).
+    half = 0.5 * ray
+    mid = start + half
+    near = np.abs(mid.imag) - np.abs(half.imag) <= grown
+    core_half = 0.5 * core
+    near &= np.abs(mid.real - core_half) - np.abs(half.real) <= grown + core_half
+    index = near.ravel().nonzero()[0]
+    if len(index) == 0:
+        return alpha, normal, shape
+    fan, pair = np.divmod(index, len(rows))
+    start, ray = start.take(pair), ray.take(index)
+    core, grown, turn = core.take(pair), grown.take(pair), turn.take(pair)
+    key = _k.ray_keys_local(start, ray, core, grown)
+    # Rays numbered fan * n + origin: ascending, as the pairs are.
+    at, win, best = _k.first_min(fan * n + rows.take(pair), key)
+    if len(at) == 0:
+        return alpha, normal, shape
+    reached = np.maximum(best, 0.0)
+    # The normal at the contact points away from the nearest point of the core.
+    contact = start.take(win) + reached * ray.take(win)
+    along = np.maximum(contact.real, 0.0)
+    np.minimum(along, core.take(win), out=along)
+    off = contact - along
+    distance = np.abs(off)
+    on_core = distance <= ON_CORE
+    distance[on_core] = 1.0
+    found = off / distance * turn.take(win).conj()
+    j = shapes.take(pair.take(win))
+    if on_core.any():  # a zero-thickness wall or a start on a core: pymunk's rules
+        some = on_core.nonzero()[0]
+        sz, dz = origins.take(at[some] % n), rays.ravel().take(at[some])
+        pz = sz + reached[some] * dz
+        nx, ny = _k.contact_normal(
+            pz.real,
+            pz.imag,
+            sz.real,
+            sz.imag,
+            dz.real,
+            dz.imag,
+            best[some] < 0.0,
+            cols.take(j[some], axis=1),
+        )
+        found[some] = nx + 1j * ny
+    alpha.ravel()[at] = reached
+    normal.ravel()[at] = found
+    shape.ravel()[at] = j
+    return alpha, normal, shape
+
+
+def overlaps(
+    frames: LocalFrames,
+    points: np.ndarray,
+    radius: float | np.ndarray,
+    rows: np.ndarray,
+    shapes: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """How deep circles overlap given candidate shapes, and which way is out.
+
+    A narrow phase for a collision step: every pair at once, not just the deepest shape
+    per circle (``CapsuleQueries.near_pairs``), so a circle pinched in a corner sees both walls.
+    No argument checks.
+
+    Args:
+        points: Circle centres, finite float array ``[n, 2]``, px.
+        radius: Circle radii, float >= 0 or ``[n]``, px.
+        rows: ``[p]`` circle of each candidate pair.
+        shapes: ``[p]`` index of each pair's shape.
+
+    Returns:
+        ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
+        unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
+        a segment's right normal, +y for a circle).
+    """
+    cols, start_z, turn_z = frames
+    turn = turn_z[shapes]
+    local = (as_complex(points)[rows] - start_z[shapes]) * turn
+    along = np.maximum(local.real, 0.0)
+    np.minimum(along, cols[_k.LEN].take(shapes), out=along)
+    local -= along
+    distance = np.abs(local)
+    depth = cols[_k.RAD].take(shapes)
+    depth -= distance
+    depth += radius[rows] if isinstance(radius, np.ndarray) else radius
+    on_core = distance <= ON_CORE
+    distance[on_core] = 1.0
+    normal = local / distance * turn.conj()
+    if on_core.any():
+        at = on_core.nonzero()[0]
+        j = shapes[at]
+        normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
+    return depth, normal.view(np.float64).reshape(-1, 2)
+
+
+def as_complex(points: np.ndarray) -> np.ndarray:
+    """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
+    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
