@@ -19,7 +19,7 @@ import numpy as np
 
 from .arrays import AgentArrays
 from .batches import Batch, group_into_batches
-from .component import SteeringComponent
+from .tree import Node
 
 __all__ = ["AgentTable"]
 
@@ -49,7 +49,7 @@ class AgentTable:
 
     # -- membership -------------------------------------------------------------------------
 
-    def add(self, sprite: Any, behavior: SteeringComponent) -> int:
+    def add(self, sprite: Any, behavior: Node) -> int:
         """Give ``sprite`` a slot (its other columns are the caller's to fill)."""
         arrays = self.arrays
         slot = arrays.allocate()
@@ -137,7 +137,7 @@ class AgentTable:
 
     # -- behaviours and batches -------------------------------------------------------------
 
-    def set_behavior(self, slot: int, behavior: SteeringComponent) -> None:
+    def set_behavior(self, slot: int, behavior: Node) -> None:
         """Give an agent a new behaviour tree; its per-agent state restarts."""
         self.arrays.behavior[slot] = behavior
         self.arrays.shape_key[slot] = None

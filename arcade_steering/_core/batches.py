@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .component import SteeringComponent
+from .tree import Node
 
 
 class BatchNode:
@@ -26,9 +26,7 @@ class BatchNode:
             agents must be grouped again.
     """
 
-    def __init__(
-        self, index: int, instances: Sequence[SteeringComponent], reshaped: Callable[[], None]
-    ) -> None:
+    def __init__(self, index: int, instances: Sequence[Node], reshaped: Callable[[], None]) -> None:
         self.index = index
         self.instances = list(instances)
         self.component = self.instances[0]
@@ -67,7 +65,7 @@ class Batch:
     def __init__(
         self,
         slots: np.ndarray,
-        trees: Sequence[SteeringComponent],
+        trees: Sequence[Node],
         reshaped: Callable[[], None] = lambda: None,
     ) -> None:
         self.slots = slots
@@ -78,9 +76,7 @@ class Batch:
         return len(self.slots)
 
 
-def _build_node(
-    instances: list[SteeringComponent], counter: Any, reshaped: Callable[[], None]
-) -> BatchNode:
+def _build_node(instances: list[Node], counter: Any, reshaped: Callable[[], None]) -> BatchNode:
     node = BatchNode(next(counter), instances, reshaped)
     for position in range(len(node.component.children)):
         node.children.append(
@@ -91,7 +87,7 @@ def _build_node(
 
 def group_into_batches(
     slots: Sequence[int],
-    trees: Sequence[SteeringComponent],
+    trees: Sequence[Node],
     keys: Sequence[Hashable],
     reshaped: Callable[[], None] = lambda: None,
 ) -> list[Batch]:

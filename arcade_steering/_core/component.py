@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import weakref
 from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .params import (
     Param,
@@ -18,8 +18,9 @@ from .params import (
     point,
     target,
 )
+from .tree import Listener
 
-__all__ = ["Listener", "SteeringComponent", "check_component"]
+__all__ = ["SteeringComponent", "check_component"]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,12 +37,6 @@ else:  # pragma: no cover - type checkers read the 3.11 branch
 
 #: Attributes the base class keeps on an instance that are not its state.
 _INTERNAL = frozenset({"_children", "_watchers"})
-
-
-class Listener(Protocol):
-    """What watches a component: told after each change (the batches holding it)."""
-
-    def invalidate(self, structural: bool) -> None: ...
 
 
 @dataclass_transform(field_specifiers=(param, point, target, group, choice, flag))

@@ -11,12 +11,12 @@ import numpy as np
 from .._util.vec import lengths, put_rows
 from ..neighbors import NeighborPairs
 from .batches import BatchNode
-from .component import SteeringComponent
 from .frame import BatchFrame, StepFrame
 from .gather import Groups, gather_array, gather_groups
 from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance
 from .params import Param, TargetParam
 from .targets import Targets, TargetTable
+from .tree import Node
 
 if TYPE_CHECKING:
     from ..debug import DebugRecorder
@@ -96,7 +96,7 @@ class SteeringContext:
 
     # -- parameters -------------------------------------------------------------------------
 
-    def params(self, component: SteeringComponent) -> ParamArrays:
+    def params(self, component: Node) -> ParamArrays:
         """The declared parameters of every agent's component at this place in its tree.
 
         Pass ``self`` from ``steer``: ``ctx.params(self).slowing_radius`` is every agent's

@@ -153,13 +153,9 @@ class FlowField:
             ValueError: ``goal`` lies outside ``bounds``, or a parameter has a bad value.
         """
         from ..geometry import StaticGeometry
-        from ..world import SteeringWorld
 
-        if isinstance(world, SteeringWorld):
-            space = world.space
-        elif isinstance(world, pymunk.Space):
-            space = world
-        else:
+        space = world if isinstance(world, pymunk.Space) else getattr(world, "space", None)
+        if not isinstance(space, pymunk.Space):
             raise TypeError(
                 f"world must be a SteeringWorld or a pymunk.Space, got {type(world).__name__}"
             )
