@@ -32,6 +32,11 @@ class _Weights(Param):
         return gather_array(node, self.name, n)
 
 
+def _weights() -> Any:
+    """The ``weights`` field of :class:`WeightedBlend`."""
+    return _Weights()
+
+
 class WeightedBlend(SteeringComponent):
     """The weighted sum of the children's forces, truncated to each agent's ``max_force``.
 
@@ -44,7 +49,7 @@ class WeightedBlend(SteeringComponent):
     """
 
     #: One weight per child, in order.
-    weights: tuple[float, ...] = _Weights()
+    weights: tuple[float, ...] = _weights()
 
     def __init__(self, *weighted: tuple[SteeringComponent, float]) -> None:
         if not weighted:

@@ -202,7 +202,8 @@ class SteeringContext:
             pairs = index.query(rows, reach, groups=(labels, layout.asked))
         else:
             masks = [neighborhood.mask(value) for value in layout.values]
-            union = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
+            present = [mask for mask in masks if mask is not None]
+            union = np.logical_or.reduce(present) if len(present) == len(masks) else None
             pairs = index.query(rows, reach, union)
             if len(groups) > 1:
                 pairs = pairs.select(in_asked_group(pairs, masks, layout.asked, len(agents)))

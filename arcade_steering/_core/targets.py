@@ -49,7 +49,7 @@ class TargetRef:
     def __init__(self, value: Any, name: str = "target") -> None:
         if isinstance(value, TargetRef):
             value = value.value
-        self.value = value
+        self.value: Any = value
         #: The fixed point, or None for a moving target.
         self.point: tuple[float, float] | None = None
         #: The object to track (a sprite or a callable), or None for a fixed point.
@@ -85,7 +85,7 @@ class TargetTable:
     def __init__(self, node: BatchNode, param: Any, n: int) -> None:
         instances = [node.component] if node.shared else node.instances
         index: dict[Hashable, int] = {}
-        refs = []
+        refs: list[TargetRef] = []
         inverse = np.empty(len(instances), dtype=np.intp)
         for row, component in enumerate(instances):
             ref = param.ref(component)

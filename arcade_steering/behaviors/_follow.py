@@ -207,9 +207,8 @@ def follow_path(
         near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
     # Targets (and their seeks) only for the agents that may steer: on course, most do not.
     # ``rows(a)`` gathers those agents' rows of ``a``.
-    chosen = ((steering | near_end) if stop else steering).nonzero()[0]
-    if all_targets or len(chosen) == n:
-        chosen = None
+    steerers = ((steering | near_end) if stop else steering).nonzero()[0]
+    chosen = None if all_targets or len(steerers) == n else steerers
 
     def rows(values: np.ndarray) -> np.ndarray:
         return values if chosen is None else values.take(chosen, axis=0)

@@ -280,6 +280,8 @@ def _draw_feelers(
     hit = hits.hit
     starts, ends = as_points(starts), as_points(ends)
     debug = ctx.debug
+    if debug is None:
+        return
     debug.lines(starts[~hit], ends[~hit], FEELER_COLOR)
     debug.lines(starts[hit], ends[hit], HIT_COLOR)
     surface = hits.point[hit] - hits.normal[hit] * grown[hit, None]
@@ -299,4 +301,5 @@ def _draw_boxes(
     corners = (position + side, position + side + front, position - side + front, position - side)
     starts = np.concatenate(corners)
     ends = np.concatenate(corners[1:] + corners[:1])
-    ctx.debug.lines(as_points(starts), as_points(ends), BOX_COLOR)
+    if ctx.debug is not None:
+        ctx.debug.lines(as_points(starts), as_points(ends), BOX_COLOR)

@@ -137,7 +137,7 @@ class FollowPath(SteeringComponent):
         if pack.any_open:
             ctx.set_state("homing", new.homing)
         if ctx.debug is not None:
-            record_follow(ctx.debug, pack.paths, ctx.position, step)
+            record_follow(ctx.debug, params.path.values, ctx.position, step)
         return step.force
 
 
@@ -170,7 +170,7 @@ class StayOnPath(SteeringComponent):
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
         force[~outside] = 0.0
         if ctx.debug is not None:
-            for path in pack.paths:
+            for path in params.path.values:
                 draw_path(ctx.debug, path)
             ctx.debug.lines(ctx.position, predicted, TARGET_COLOR)
             ctx.debug.points(near.point[outside], STEERING_COLOR)
@@ -187,7 +187,7 @@ def path_pack(ctx: SteeringContext, groups: Groups) -> tuple[PathPack, np.ndarra
     versions = tuple(path.version for path, _ in groups)
     if packed.get("versions") != versions:
         which = np.zeros(len(ctx), dtype=np.intp)
-        for index, (_, rows) in enumerate(groups[1:], start=1):
+        for index, (_, rows) in enumerate(groups.pairs[1:], start=1):
             which[rows] = index
         packed.update(versions=versions, pack=pack_of([path for path, _ in groups]), which=which)
     return packed["pack"], packed["which"]

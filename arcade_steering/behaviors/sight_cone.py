@@ -155,6 +155,9 @@ def _record_cones(
         (np.cos(angles), np.sin(angles)), axis=-1
     )
     apex = leader[first]
-    ctx.debug.lines(apex, arc[:, 0], SIGHT_COLOR)
-    ctx.debug.lines(apex, arc[:, -1], SIGHT_COLOR)
-    ctx.debug.lines(arc[:, :-1].reshape(-1, 2), arc[:, 1:].reshape(-1, 2), SIGHT_COLOR)
+    debug = ctx.debug
+    if debug is None:
+        return
+    debug.lines(apex, arc[:, 0], SIGHT_COLOR)
+    debug.lines(apex, arc[:, -1], SIGHT_COLOR)
+    debug.lines(arc[:, :-1].reshape(-1, 2), arc[:, 1:].reshape(-1, 2), SIGHT_COLOR)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["BroadPhase", "CapsuleGrid"]
+__all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
 #: Upper bound on the number of grid cells; the cell size grows to respect it.
 _MAX_CELLS = 1 << 18
@@ -319,3 +319,8 @@ def _near_core(
     t = np.clip((wx * ex + wy * ey) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
     dx, dy = wx - t * ex, wy - t * ey
     return dx * dx + dy * dy <= reach * reach
+
+
+def as_column(value: float | np.ndarray) -> float | np.ndarray:
+    """A per-row ``(n,)`` value as a column ``(n, 1)`` to pad ``(n, 2)`` points; a scalar as is."""
+    return value[:, None] if isinstance(value, np.ndarray) else value

@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 
 from . import _kernels as _k
-from ._broad_phase import BroadPhase
+from ._broad_phase import BroadPhase, as_column
 from ._frames import LocalFrames, as_complex, cast_fans, overlaps
 from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
@@ -139,7 +139,6 @@ class CapsuleQueries:
         # 2-D vectors as complex numbers: one numpy call per vector operation, 1-D gathers.
         sz = as_complex(starts)
         dz = as_complex(ends) - sz
-        per_row = isinstance(grow, np.ndarray)
         # Half the ray's taxicab length bounds half its length: a cheap, safe reach.
         reach = np.abs(dz.real)
         reach += np.abs(dz.imag)
@@ -148,7 +147,7 @@ class CapsuleQueries:
         mid = sz + 0.5 * dz
 
         def bounds() -> tuple[np.ndarray, np.ndarray]:
-            pad = grow[:, None] if per_row else grow
+            pad = as_column(grow)
             return np.minimum(starts, ends) - pad, np.maximum(starts, ends) + pad
 
         rows, items = self._broad.pairs(first, stop, mid.real, mid.imag, reach, bounds)
@@ -245,10 +244,9 @@ class CapsuleQueries:
         """
         p, reach = points, max_distance
         first, stop = self._kind_rows(kinds)
-        per_row = isinstance(reach, np.ndarray)
 
         def bounds() -> tuple[np.ndarray, np.ndarray]:
-            pad = reach[:, None] if per_row else reach
+            pad = as_column(reach)
             return p - pad, p + pad
 
         rows, items = self._broad.pairs(first, stop, p[:, 0], p[:, 1], reach, bounds)
@@ -274,9 +272,8 @@ class CapsuleQueries:
         """
         p, reach = points, max_distance
         n = len(p)
-        per_row = isinstance(reach, np.ndarray)
         found = np.zeros(n, dtype=bool)
-        distance = reach.copy() if per_row else np.full(n, float(reach))
+        distance = reach.copy() if isinstance(reach, np.ndarray) else np.full(n, float(reach))
         point = np.array(p, dtype=float)
         normal = np.zeros((n, 2))
         shape = np.full(n, -1, dtype=np.intp)
@@ -287,7 +284,7 @@ class CapsuleQueries:
         q = as_complex(point)[rows]
         signed = _k.core_distance(q.real, q.imag, sh)
         signed -= sh[_k.RAD]
-        limit = reach[rows] if per_row else reach
+        limit = reach[rows] if isinstance(reach, np.ndarray) else reach
         at, pair, best = _k.first_min(rows, np.where(signed <= limit, signed, np.inf))
         if len(at) == 0:
             return NearestHits(found, distance, point, normal, shape, kind)
@@ -315,11 +312,10 @@ class CapsuleQueries:
             reach: Float >= 0 or finite float array ``[n]``, px.
             kinds: As :meth:`candidates`.
         """
-        per_row = isinstance(reach, np.ndarray)
 
         def bounds() -> tuple[np.ndarray, np.ndarray]:
             p = np.column_stack((x, y))
-            pad = reach[:, None] if per_row else reach
+            pad = as_column(reach)
             return p - pad, p + pad
 
         return self._broad.pairs(*self._kind_rows(kinds), x, y, reach, bounds)

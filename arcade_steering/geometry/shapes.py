@@ -146,7 +146,7 @@ def wall_segments(
     closing = closed and len(distinct) > 2 and distinct[-1] != distinct[0]
     body = space.static_body
     if body.position != (0, 0) or body.angle:  # a moved static body: each vertex once
-        distinct = [tuple(body.world_to_local(vertex)) for vertex in distinct]
+        distinct = [_local(body, vertex) for vertex in distinct]
     pairs = list(itertools.pairwise(distinct))
     if closing:
         pairs.append((distinct[-1], distinct[0]))
@@ -230,7 +230,7 @@ def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float)
     if r <= 0.0:
         raise ValueError(f"radius must be > 0, got {radius!r}")
     body = space.static_body
-    circle = pymunk.Circle(body, r, tuple(body.world_to_local(c)))
+    circle = pymunk.Circle(body, r, _local(body, c))
     _tag(circle)
     return circle
 
@@ -258,9 +258,13 @@ def _segment(
     space: pymunk.Space, a: tuple[float, float], b: tuple[float, float], radius: float
 ) -> pymunk.Segment:
     body = space.static_body
-    return _local_segment(
-        body, tuple(body.world_to_local(a)), tuple(body.world_to_local(b)), radius
-    )
+    return _local_segment(body, _local(body, a), _local(body, b), radius)
+
+
+def _local(body: pymunk.Body, point: tuple[float, float]) -> tuple[float, float]:
+    """``point`` (world px) in ``body``'s frame."""
+    x, y = body.world_to_local(point)
+    return x, y
 
 
 def _local_segment(

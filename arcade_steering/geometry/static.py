@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pymunk
 
+from ._broad_phase import as_column
 from ._capsules import CapsuleQueries, Kinds
 from .hits import NearestHits, RayHits
 from .shapes import check_space
@@ -135,10 +136,9 @@ class StaticGeometry(CapsuleQueries):
         """
         p = _rows(points, "points")
         radius = _per_row(reach, len(p), "reach")
-        per_row = isinstance(radius, np.ndarray)
 
         def bounds() -> tuple[np.ndarray, np.ndarray]:
-            pad = radius[:, None] if per_row else radius
+            pad = as_column(radius)
             return p - pad, p + pad
 
         return self._broad.pairs(*self._kind_rows(kinds), p[:, 0], p[:, 1], radius, bounds)
@@ -190,7 +190,7 @@ class StaticGeometry(CapsuleQueries):
         for row, circle in enumerate(circles, start=m):
             a[row] = b[row] = circle.body.local_to_world(circle.offset)
             radius[row] = circle.radius
-        self.shapes = segments + circles
+        self.shapes = [*segments, *circles]
         self._load(a, b, radius, m)
 
 
