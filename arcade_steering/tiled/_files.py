@@ -29,7 +29,7 @@ from xml.etree import ElementTree
 import numpy as np
 import PIL.Image
 
-from ._level_formats import (
+from ._formats import (
     MAX_LITERAL,
     BadValueError,
     Format,
@@ -40,7 +40,7 @@ from ._level_formats import (
     check_color,
     finite,
 )
-from ._level_limits import LevelError, LevelLimits
+from ._limits import LevelError, LevelLimits
 
 #: Image formats a tileset or image layer may use (what PIL is allowed to open).
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")

@@ -3,7 +3,7 @@
 Each function takes a node (a JSON object or an XML element) and returns plain values, reading
 them the way pytiled_parser will (``int()`` and ``float()`` of XML attributes, JSON values as
 they are), or raises :class:`BadValueError` saying what is wrong. The checks in
-:mod:`arcade_steering._level_files` add the file, layer and object to the message.
+:mod:`arcade_steering.tiled._files` add the file, layer and object to the message.
 """
 
 from __future__ import annotations

@@ -1,27 +1,4 @@
-"""Steering geometry laid out in Tiled: walls, obstacles, patrol routes and spawn points.
-
-A level is a Tiled map (``.tmj`` JSON or ``.tmx``) loaded with arcade's own loader. Its object
-layers, by name:
-
-- ``walls``: polylines (open), polygons and rectangles (closed); every edge becomes a wall.
-  A ``thickness`` property (px) on the object or the layer makes thick walls.
-- ``obstacles``: circles (ellipses with equal width and height) become round obstacles.
-- ``paths``: named polylines or polygons become :class:`~arcade_steering.Path` routes; a
-  polygon or a ``closed`` property (a bool) makes a closed route, a ``radius`` property sets
-  its width.
-- ``spawns``: named points; several points may share a name (``flag``, ``guard``).
-
-Tiled's y axis points down and arcade's up: coordinates are converted (and scaled).
-
-Level files may come from players and modders: a map read from a path, and every file it
-refers to, is checked before arcade reads it (see :class:`LevelLimits` and the ``root``
-argument of :func:`load_level`), and anything wrong raises :class:`LevelError`.
-
-Example:
-    >>> level = load_level("level.tmj", world)          # doctest: +SKIP
-    >>> route = level.paths["patrol"]                    # doctest: +SKIP
-    >>> x, y = level.spawns["leader"][0]                 # doctest: +SKIP
-"""
+"""Loading a level: :func:`load_level` and the :class:`Level` it returns."""
 
 from __future__ import annotations
 
@@ -36,14 +13,12 @@ import pymunk
 import pytiled_parser
 from pytiled_parser import tiled_object
 
-from . import geometry
-from ._level_files import anchor_images, check_files
-from ._level_limits import LevelError, LevelLimits
-from ._validate import check_positive
-from .path import Path
-from .world import SteeringWorld
-
-__all__ = ["DEFAULT_PATH_RADIUS", "LAYERS", "Level", "LevelError", "LevelLimits", "load_level"]
+from .. import geometry
+from .._validate import check_positive
+from ..path import Path
+from ..world import SteeringWorld
+from ._files import anchor_images, check_files
+from ._limits import LevelError, LevelLimits
 
 #: The object layers a level is read from.
 LAYERS = ("walls", "obstacles", "paths", "spawns")
