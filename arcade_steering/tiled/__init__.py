@@ -23,7 +23,8 @@ Example:
     >>> x, y = level.spawns["leader"][0]                 # doctest: +SKIP
 """
 
-from ._limits import LevelError, LevelLimits
+from ._errors import LevelError
+from ._limits import LevelLimits
 from ._load import DEFAULT_PATH_RADIUS, LAYERS, Level, load_level
 
 __all__ = ["DEFAULT_PATH_RADIUS", "LAYERS", "Level", "LevelError", "LevelLimits", "load_level"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import io
 import json
 import math
@@ -19,8 +18,6 @@ import os
 import re
 import stat
 import zlib
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,9 +26,9 @@ from xml.etree import ElementTree
 import numpy as np
 import PIL.Image
 
+from ._errors import BadValueError, LevelError, located, naming
 from ._formats import (
     MAX_LITERAL,
-    BadValueError,
     Format,
     JsonFormat,
     TileData,
@@ -40,7 +37,7 @@ from ._formats import (
     check_color,
     finite,
 )
-from ._limits import LevelError, LevelLimits
+from ._limits import LevelLimits, Tally
 
 #: Image formats a tileset or image layer may use (what PIL is allowed to open).
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")
@@ -100,7 +97,7 @@ class _Checker:
         self.root = root
         self.limits = limits
         self.checked = CheckedFiles(map_path)
-        self.counts: Counter[str] = Counter()
+        self.tally = Tally(limits)
         #: Parsed files by path: format, root node, size in bytes.
         self.documents: dict[Path, tuple[Format, Any, int]] = {}
         #: Templates checked: bytes pytiled reads for each use (with its tileset), points,
@@ -112,26 +109,6 @@ class _Checker:
         #: The map's tilesets: first gid, gids spanned, and the local ids drawn (None: all).
         self.gid_ranges: list[tuple[int, int, set[int] | None]] = []
         self.map_format: Format = JsonFormat
-
-    # ------------------------------------------------------------------ context and counts
-
-    @contextlib.contextmanager
-    def at(self, path: Path, where: str = "") -> Iterator[None]:
-        """Turn a :class:`BadValueError` raised inside into a :class:`LevelError` saying where."""
-        try:
-            yield
-        except BadValueError as problem:
-            place = f"{path}: {where}: " if where else f"{path}: "
-            raise LevelError(place + str(problem)) from None
-
-    def count(self, what: str, amount: int, limit_name: str) -> None:
-        self.counts[what] += amount
-        limit = getattr(self.limits, limit_name)
-        if self.counts[what] > limit:
-            raise BadValueError(
-                f"more than {limit:,} {what} (LevelLimits.{limit_name}); pass "
-                f"load_level(..., limits=LevelLimits({limit_name}=...)) to allow more"
-            )
 
     # ------------------------------------------------------------------ files
 
@@ -159,7 +136,7 @@ class _Checker:
         if not exists:
             raise BadValueError(f"{what} {reference[:80]!r} does not exist")
         if path not in self.documents and path not in self.checked.images:
-            self.count("referred files", 1, "files")
+            self.tally.count("referred files", 1, "files")
         return path
 
     def regular_size(self, path: Path, limit_name: str) -> int:
@@ -179,7 +156,7 @@ class _Checker:
 
     def load(self, path: Path, uses: int = 1) -> tuple[Format, Any]:
         """The parsed file, read once; ``uses`` is how often pytiled_parser will read it."""
-        with self.at(path):
+        with located(path):
             if path not in self.documents:
                 self.regular_size(path, "file_bytes")
                 limit = self.limits.file_bytes
@@ -192,7 +169,7 @@ class _Checker:
                     raise BadValueError(f"has more than {limit:,} bytes (LevelLimits.file_bytes)")
                 self.documents[path] = (*_parse(data), len(data))
             fmt, node, size = self.documents[path]
-            self.count("bytes of level files", size * uses, "total_bytes")
+            self.tally.count("bytes of level files", size * uses, "total_bytes")
         return fmt, node
 
     def check_image(
@@ -205,7 +182,7 @@ class _Checker:
             return None
         if path in self.image_sizes:
             return self.image_sizes[path]
-        with _naming(f"image {reference[:80]!r}"):
+        with naming(f"image {reference[:80]!r}"):
             self.regular_size(path, "image_bytes")
         try:
             with PIL.Image.open(path, formats=IMAGE_FORMATS) as image:
@@ -214,7 +191,7 @@ class _Checker:
             raise BadValueError(
                 f"image {reference[:80]!r} is not a {', '.join(IMAGE_FORMATS)} image"
             ) from None
-        self.count("image pixels", width * height, "image_pixels")
+        self.tally.count("image pixels", width * height, "image_pixels")
         self.checked.images.add(path)
         self.image_sizes[path] = width, height
         return width, height
@@ -225,7 +202,7 @@ class _Checker:
         path = self.checked.map_path
         fmt, node = self.load(path)
         self.map_format = fmt
-        with self.at(path, "map"):
+        with located(path, "map"):
             kind = fmt.root_kind(node)
             if kind not in (None, "map"):
                 raise BadValueError(f"is a {kind}, not a map")
@@ -250,7 +227,7 @@ class _Checker:
         firstgids = set()
         for index, tileset in enumerate(tilesets):
             where = f"tileset {index + 1}"
-            with self.at(path, where):
+            with located(path, where):
                 firstgid = self.whole(fmt, tileset, "firstgid", required=True, minimum=1)
                 if firstgid in firstgids:
                     raise BadValueError(f"firstgid {firstgid} is that of another tileset")
@@ -262,7 +239,7 @@ class _Checker:
                 span = self.check_tileset(fmt, tileset, path, path.parent, where)
             else:
                 span = self.check_tileset_file(tileset_path, uses=1)
-            with self.at(path, where):
+            with located(path, where):
                 self.add_gids(firstgid, *span)
         self.check_layers(fmt, node, path, depth=0)
 
@@ -294,7 +271,7 @@ class _Checker:
         fmt, node = self.load(path, uses)
         if path in self.tilesets:
             return self.tilesets[path]
-        with self.at(path, "tileset"):
+        with located(path, "tileset"):
             if fmt.root_kind(node) not in (None, "tileset"):
                 raise BadValueError(f"is a {fmt.root_kind(node)}, not a tileset")
             if fmt.has(node, "source"):
@@ -307,7 +284,7 @@ class _Checker:
     ) -> tuple[int, set[int] | None]:
         """Check a tileset; return the gids it spans and the local ids it draws (None: all
         of them, from its image)."""
-        with self.at(path, where):
+        with located(path, where):
             if not isinstance(fmt.text(node, "name"), str):
                 raise BadValueError("a tileset needs a 'name'")
             width, height = (
@@ -341,12 +318,12 @@ class _Checker:
             tiles = fmt.tileset_tiles(node)
         drawn: set[int] = set()
         for tile in tiles:
-            with self.at(path, where):
+            with located(path, where):
                 tile_id = self.whole(fmt, tile, "id", required=True)
                 if image is not None and tile_id >= count:
                     raise BadValueError(f"tile id {tile_id} is not below 'tilecount' {count}")
             tile_where = f"{where}, tile {tile_id}"
-            with self.at(path, tile_where):
+            with located(path, tile_where):
                 tile_image = fmt.image(tile, sized=True)
                 if tile_image is not None and self.check_image(tile_image, base, True):
                     drawn.add(tile_id)
@@ -375,14 +352,14 @@ class _Checker:
     # ------------------------------------------------------------------ layers
 
     def check_layers(self, fmt: Format, parent: Any, path: Path, depth: int) -> None:
-        with self.at(path):
+        with located(path):
             layers = fmt.layers(parent)
-            self.count("layers", len(layers), "layers")
+            self.tally.count("layers", len(layers), "layers")
         for kind, layer in layers:
-            with self.at(path, "layer"):
+            with located(path, "layer"):
                 name = fmt.text(layer, "name")
             where = f"layer {name!r}"
-            with self.at(path, where):
+            with located(path, where):
                 self.check_keys(fmt, layer, fmt.layer_keys.get(kind, ()))
                 self.whole(fmt, layer, "id")
                 for key in ("visible", "repeatx", "repeaty"):
@@ -413,7 +390,7 @@ class _Checker:
     def check_tiles(self, fmt: Format, layer: Any) -> None:
         width = self.whole(fmt, layer, "width", required=True)
         height = self.whole(fmt, layer, "height", required=True)
-        self.count("tile layer cells", width * height, "tiles")
+        self.tally.count("tile layer cells", width * height, "tiles")
         data = fmt.tile_data(layer)
         if data.chunked:
             raise BadValueError(
@@ -438,11 +415,11 @@ class _Checker:
     # ------------------------------------------------------------------ objects
 
     def check_objects(self, fmt: Format, layer: Any, path: Path, where: str) -> None:
-        with self.at(path, where):
+        with located(path, where):
             objects = fmt.objects(layer)
-            self.count("objects", len(objects), "objects")
+            self.tally.count("objects", len(objects), "objects")
         for obj in objects:
-            place = where  # a try, not self.at(): this loop runs once per object
+            place = where  # a try, not located(): this loop runs once per object
             try:
                 object_id = self.whole(fmt, obj, "id")
                 name = fmt.text(obj, "name")
@@ -459,7 +436,7 @@ class _Checker:
             except BadValueError as problem:
                 raise LevelError(f"{path}: {place}: {problem}") from None
             template_object = self.use_template(template_path, place)
-            with self.at(path, place):
+            with located(path, place):
                 self.check_keys(fmt, obj, fmt.object_keys, template_object)
 
     def check_object(self, fmt: Format, obj: Any) -> int:
@@ -485,7 +462,7 @@ class _Checker:
                 f"a {kind} of {len(points):,} points, more than {self.limits.points:,} "
                 "(LevelLimits.points)"
             )
-        self.count("points", len(points), "total_points")
+        self.tally.count("points", len(points), "total_points")
         for x, y in points:
             if not (math.isfinite(x) and math.isfinite(y) and max(abs(x), abs(y)) <= limit):
                 raise BadValueError(
@@ -500,15 +477,15 @@ class _Checker:
             self.templates[path] = self.check_template(path, where)
             return self.templates[path][2]
         size, points, obj = self.templates[path]
-        with self.at(path, f"template used by {where}"):
-            self.count("bytes of level files", size, "total_bytes")
-            self.count("objects", 1, "objects")
-            self.count("points", points, "total_points")
+        with located(path, f"template used by {where}"):
+            self.tally.count("bytes of level files", size, "total_bytes")
+            self.tally.count("objects", 1, "objects")
+            self.tally.count("points", points, "total_points")
         return obj
 
     def check_template(self, path: Path, where: str) -> tuple[int, int, Any]:
         fmt, node = self.load(path)
-        with self.at(path, f"template used by {where}"):
+        with located(path, f"template used by {where}"):
             if fmt is not self.map_format:
                 raise BadValueError(f"a {self.map_format.name} map needs {fmt.name} templates")
             if fmt.root_kind(node) not in (None, "template"):
@@ -516,7 +493,7 @@ class _Checker:
             obj, tileset = fmt.template_parts(node)
             if fmt.has(obj, "template"):
                 raise BadValueError("a template cannot use another template")
-            self.count("objects", 1, "objects")
+            self.tally.count("objects", 1, "objects")
             points = self.check_object(fmt, obj)
             size = self.documents[path][2]
             if tileset is None:
@@ -526,7 +503,7 @@ class _Checker:
                 raise BadValueError("a template's tileset needs a 'source'")
             tileset_path = self.refer(source, path.parent, "tileset")
         tileset_format, _ = self.load(tileset_path, uses=1)
-        with self.at(tileset_path, "tileset"):
+        with located(tileset_path, "tileset"):
             if tileset_format is not fmt:
                 raise BadValueError(f"a {fmt.name} template needs a {fmt.name} tileset")
         self.check_tileset_file(tileset_path, uses=0)
@@ -597,7 +574,7 @@ def _check_property(fmt: Format, name: str, kind: str, value: Any) -> None:
     if kind == "bool" and value not in _BOOLS[fmt.name]:
         raise BadValueError(f"{what} of type bool is not true or false: {str(value)[:40]!r}")
     if kind == "color":
-        with _naming(what):
+        with naming(what):
             check_color(value)
     elif kind in ("int", "float", "object"):
         try:
@@ -607,14 +584,6 @@ def _check_property(fmt: Format, name: str, kind: str, value: Any) -> None:
         if isinstance(number, bool) or not isinstance(number, (int, float)):
             raise BadValueError(f"{what} of type {kind} is not a number: {str(value)[:40]!r}")
         finite(number, what)
-
-
-@contextlib.contextmanager
-def _naming(what: str) -> Iterator[None]:
-    try:
-        yield
-    except BadValueError as problem:
-        raise BadValueError(f"{what}: {problem}") from None
 
 
 def _parse(data: bytes) -> tuple[Format, Any]:

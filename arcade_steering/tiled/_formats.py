@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 from xml.etree import ElementTree
 
+from ._errors import BadValueError
+
 #: Longest number literal read (digits): a longer one is refused before ``int()`` sees it.
 MAX_LITERAL = 1000
 
@@ -26,10 +28,6 @@ _XML_LAYER_TAGS = {
     "group": "group",
 }
 _COLOR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-
-
-class BadValueError(Exception):
-    """What is wrong with a value; the caller says where."""
 
 
 @dataclass

@@ -17,8 +17,9 @@ from .. import geometry
 from .._validate import check_positive
 from ..path import Path
 from ..world import SteeringWorld
+from ._errors import LevelError
 from ._files import anchor_images, check_files
-from ._limits import LevelError, LevelLimits
+from ._limits import LevelLimits
 
 #: The object layers a level is read from.
 LAYERS = ("walls", "obstacles", "paths", "spawns")
