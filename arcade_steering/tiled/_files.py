@@ -27,18 +27,12 @@ import numpy as np
 import PIL.Image
 
 from ._errors import BadValueError, LevelError, located, naming
-from ._formats import (
-    MAX_LITERAL,
-    Format,
-    JsonFormat,
-    TileData,
-    XmlFormat,
-    bounded_int,
-    check_color,
-    finite,
-)
+from ._format_common import MAX_LITERAL, TileData, bounded_int, check_color
+from ._json_format import JsonFormat
 from ._limits import LevelLimits, Tally
+from ._xml_format import XmlFormat
 
+Format = type[JsonFormat] | type[XmlFormat]
 #: Image formats a tileset or image layer may use (what PIL is allowed to open).
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")
 _LONG_NUMBER = re.compile(f"[0-9]{{{MAX_LITERAL + 1}}}")
@@ -583,7 +577,8 @@ def _check_property(fmt: Format, name: str, kind: str, value: Any) -> None:
             number = None
         if isinstance(number, bool) or not isinstance(number, (int, float)):
             raise BadValueError(f"{what} of type {kind} is not a number: {str(value)[:40]!r}")
-        finite(number, what)
+        if not math.isfinite(number):
+            raise BadValueError(f"{what} must be finite, got {number}")
 
 
 def _parse(data: bytes) -> tuple[Format, Any]:
