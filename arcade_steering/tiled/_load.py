@@ -18,8 +18,9 @@ from .._validate import check_positive
 from ..path import Path
 from ..world import SteeringWorld
 from ._errors import LevelError
-from ._files import anchor_images, check_files
 from ._limits import LevelLimits
+from ._map_checks import check_files
+from ._paths import anchor_images
 
 #: The object layers a level is read from.
 LAYERS = ("walls", "obstacles", "paths", "spawns")
