@@ -10,7 +10,9 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
                  max_speed=160, max_force=400)
 """
 
-from . import formations, testing
+from . import formations, params, testing
+from ._core.component import SteeringComponent
+from ._core.context import SteeringContext
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
@@ -23,8 +25,6 @@ from .behaviors.sight_cone import EvadeSightCone
 from .behaviors.wander import Wander
 from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
-from .component import SteeringComponent
-from .context import SteeringContext
 from .flowfield import FlowField
 from .path import Path
 from .world import SteeringWorld
@@ -58,5 +58,6 @@ __all__ = [
     "Wander",
     "WeightedBlend",
     "formations",
+    "params",
     "testing",
 ]

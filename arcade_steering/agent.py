@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._motion import read_position
-from ._validate import check_non_negative, check_point, check_positive
+from ._core.component import check_component
+from ._core.motion import read_position
+from ._util.validate import check_non_negative, check_point, check_positive
 
 if TYPE_CHECKING:
-    from .component import SteeringComponent
-    from .world import SteeringWorld
+    from ._core.agents import AgentTable
+    from ._core.arrays import AgentArrays
+    from ._core.component import SteeringComponent
 
 
 class SteeringAgent:
@@ -20,22 +22,26 @@ class SteeringAgent:
     The agent holds its sprite: while a game keeps either, the sprite stays attached.
     """
 
-    __slots__ = ("__weakref__", "_slot", "_sprite", "_world")
+    __slots__ = ("__weakref__", "_generation", "_slot", "_sprite", "_table")
 
-    def __init__(self, world: SteeringWorld, slot: int, sprite: Any) -> None:
-        self._world: SteeringWorld | None = world
+    def __init__(self, table: AgentTable, slot: int, sprite: Any) -> None:
+        self._table = table
         self._slot = slot
+        self._generation = int(table.arrays.generation[slot])
         # The world holds sprites weakly; a game holding an agent keeps its sprite attached.
         self._sprite = sprite
 
-    def _live(self) -> SteeringWorld:
-        if self._world is None:
+    def _live(self) -> AgentArrays:
+        """The world's columns, if this agent is still attached."""
+        arrays = self._table.arrays
+        if arrays.generation[self._slot] != self._generation:
             raise RuntimeError("this agent has been detached from its world")
-        return self._world
+        return arrays
 
-    def _detached(self) -> None:
-        self._world = None
-        self._sprite = None
+    @property
+    def attached(self) -> bool:
+        """Whether the agent is still attached to its world."""
+        return bool(self._table.arrays.generation[self._slot] == self._generation)
 
     @property
     def sprite(self) -> Any:
@@ -51,12 +57,12 @@ class SteeringAgent:
     @property
     def velocity(self) -> tuple[float, float]:
         """Velocity ``(vx, vy)`` in px/s. Settable (e.g. a knock-back)."""
-        vx, vy = self._live()._velocity[self._slot]
+        vx, vy = self._live().velocity[self._slot]
         return float(vx), float(vy)
 
     @velocity.setter
     def velocity(self, value: tuple[float, float]) -> None:
-        self._live()._velocity[self._slot] = check_point("velocity", value)
+        self._live().velocity[self._slot] = check_point("velocity", value)
 
     @property
     def speed(self) -> float:
@@ -67,71 +73,72 @@ class SteeringAgent:
     @property
     def heading(self) -> tuple[float, float]:
         """Unit direction of travel ``(hx, hy)``; kept while the agent stands still."""
-        hx, hy = self._live()._heading[self._slot]
+        hx, hy = self._live().heading[self._slot]
         return float(hx), float(hy)
 
     @property
     def force(self) -> tuple[float, float]:
         """The steering force applied in the last (sub)step, after truncation to max_force."""
-        fx, fy = self._live()._force[self._slot]
+        fx, fy = self._live().force[self._slot]
         return float(fx), float(fy)
 
     @property
     def behavior(self) -> SteeringComponent:
         """The root of the behaviour tree. Settable at run time; per-agent state restarts."""
-        return self._live()._behavior[self._slot]
+        return self._live().behavior[self._slot]
 
     @behavior.setter
     def behavior(self, value: SteeringComponent) -> None:
-        self._live()._set_behavior(self._slot, value)
+        self._live()
+        self._table.set_behavior(self._slot, check_component("behavior", value))
 
     @property
     def max_speed(self) -> float:
         """Speed limit, px/s (> 0)."""
-        return float(self._live()._max_speed[self._slot])
+        return float(self._live().max_speed[self._slot])
 
     @max_speed.setter
     def max_speed(self, value: float) -> None:
-        self._live()._max_speed[self._slot] = check_positive("max_speed", value)
+        self._live().max_speed[self._slot] = check_positive("max_speed", value)
 
     @property
     def max_force(self) -> float:
         """Force limit, px/s² times mass (> 0)."""
-        return float(self._live()._max_force[self._slot])
+        return float(self._live().max_force[self._slot])
 
     @max_force.setter
     def max_force(self, value: float) -> None:
-        self._live()._max_force[self._slot] = check_positive("max_force", value)
+        self._live().max_force[self._slot] = check_positive("max_force", value)
 
     @property
     def mass(self) -> float:
         """Mass (> 0): the force is divided by it."""
-        return float(self._live()._mass[self._slot])
+        return float(self._live().mass[self._slot])
 
     @mass.setter
     def mass(self, value: float) -> None:
-        self._live()._mass[self._slot] = check_positive("mass", value)
+        self._live().mass[self._slot] = check_positive("mass", value)
 
     @property
     def radius(self) -> float:
         """Radius of the agent's circle, px (>= 0)."""
-        return float(self._live()._radius[self._slot])
+        return float(self._live().radius[self._slot])
 
     @radius.setter
     def radius(self, value: float) -> None:
-        self._live()._radius[self._slot] = check_non_negative("radius", value)
+        self._live().radius[self._slot] = check_non_negative("radius", value)
 
     @property
     def response_time(self) -> float:
         """Seconds in which the agent wants to correct its velocity (> 0)."""
-        return float(self._live()._response_time[self._slot])
+        return float(self._live().response_time[self._slot])
 
     @response_time.setter
     def response_time(self, value: float) -> None:
-        self._live()._response_time[self._slot] = check_positive("response_time", value)
+        self._live().response_time[self._slot] = check_positive("response_time", value)
 
     def __repr__(self) -> str:
-        if self._world is None:
+        if not self.attached:
             return "SteeringAgent(detached)"
         x, y = self.position
         vx, vy = self.velocity

@@ -7,11 +7,28 @@ from typing import Any
 
 import numpy as np
 
-from ._params import FloatParam
-from ._validate import check_real
-from ._vec import lengths, truncate, where_rows
-from .component import SteeringComponent, check_component
-from .context import SteeringContext
+from ._core.batches import BatchNode
+from ._core.component import SteeringComponent, check_component
+from ._core.context import SteeringContext
+from ._core.params import Param, gather_array, param
+from ._util.validate import check_real
+from ._util.vec import lengths, truncate, where_rows
+
+
+class _Weights(Param):
+    """One finite weight per child of the blend, gathered as ``(n, children)``."""
+
+    def validate(self, instance: Any, values: Any) -> tuple[float, ...]:
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise TypeError(f"weights must be a sequence of numbers, got {type(values).__name__}")
+        checked = tuple(check_real(f"weights[{i}]", value) for i, value in enumerate(values))
+        children = len(instance.children)
+        if len(checked) != children:
+            raise ValueError(f"weights needs {children} values, got {len(checked)}")
+        return checked
+
+    def per_agent(self, node: BatchNode, n: int) -> np.ndarray:
+        return gather_array(node, self.name, n)
 
 
 class WeightedBlend(SteeringComponent):
@@ -25,7 +42,8 @@ class WeightedBlend(SteeringComponent):
         ``WeightedBlend((FollowLeader(leader), 1.0), (Separation(30), 1.5))``
     """
 
-    batch_instances = True
+    #: One weight per child, in order.
+    weights: tuple[float, ...] = _Weights()
 
     def __init__(self, *weighted: tuple[SteeringComponent, float]) -> None:
         if not weighted:
@@ -37,24 +55,10 @@ class WeightedBlend(SteeringComponent):
             children.append(check_component(f"weighted[{index}] component", pair[0]))
             weights.append(check_real(f"weighted[{index}] weight", pair[1]))
         self._children = tuple(children)
-        self._weights = tuple(weights)
-
-    @property
-    def weights(self) -> tuple[float, ...]:
-        """One weight per child, in order."""
-        return self._weights
-
-    @weights.setter
-    def weights(self, values: Any) -> None:
-        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-            raise TypeError(f"weights must be a sequence of numbers, got {type(values).__name__}")
-        checked = tuple(check_real(f"weights[{i}]", value) for i, value in enumerate(values))
-        if len(checked) != len(self._children):
-            raise ValueError(f"weights needs {len(self._children)} values, got {len(checked)}")
-        self._weights = checked
+        self.weights = tuple(weights)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        weights = ctx.param("_weights")
+        weights = ctx.params(self).weights
         total = np.zeros((len(ctx), 2))
         for index in range(len(self._children)):
             total += weights[:, index, None] * ctx.child(index)
@@ -62,7 +66,7 @@ class WeightedBlend(SteeringComponent):
 
     def __repr__(self) -> str:
         pairs = ", ".join(
-            f"({c!r}, {w})" for c, w in zip(self._children, self._weights, strict=True)
+            f"({c!r}, {w})" for c, w in zip(self._children, self.weights, strict=True)
         )
         return f"WeightedBlend({pairs})"
 
@@ -83,8 +87,7 @@ class PriorityBlend(SteeringComponent):
         threshold: Force magnitude (px/s² times mass) above which a child takes charge.
     """
 
-    batch_instances = True
-    threshold = FloatParam(minimum=0.0)
+    threshold: float = param(1e-3, ge=0.0, kw_only=True)
 
     def __init__(self, *components: SteeringComponent, threshold: float = 1e-3) -> None:
         if not components:
@@ -96,7 +99,7 @@ class PriorityBlend(SteeringComponent):
         self.threshold = threshold
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        threshold = ctx.param("threshold")
+        threshold = ctx.params(self).threshold
         result = np.zeros((len(ctx), 2))
         undecided = np.ones(len(ctx), dtype=bool)
         for index in range(len(self._children)):

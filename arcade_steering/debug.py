@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .world import SteeringWorld
+    from .geometry import StaticGeometry
 
 Color = tuple[int, int, int, int]
 
@@ -79,22 +79,30 @@ class DebugRecorder:
         self.lines(outline[:, :-1].reshape(-1, 2), outline[:, 1:].reshape(-1, 2), color)
 
 
-def draw_world(world: SteeringWorld, recorded: DebugRecorder | None) -> None:
+def draw_world(
+    position: np.ndarray,
+    velocity: np.ndarray,
+    acceleration: np.ndarray,
+    geometry: StaticGeometry,
+    recorded: DebugRecorder | None,
+) -> None:
     """Draw walls, obstacles, velocities, forces and the recorded shapes.
 
     One ``draw_lines`` (and one ``draw_points``) call per colour.
+
+    Args:
+        position: The agents' positions ``(n, 2)``.
+        velocity: Their velocities ``(n, 2)``, px/s.
+        acceleration: Their last steering accelerations ``(n, 2)`` (force over mass).
+        geometry: The walls and obstacles.
+        recorded: What the components recorded during the last update, or None.
     """
     import arcade
 
-    rows = world._rows
-    position = world._position.take(rows, axis=0)
     overlay = DebugRecorder()
-    geometry = world.geometry
     overlay.lines(geometry.segment_a, geometry.segment_b, GEOMETRY_COLOR)
     overlay.circles(geometry.circle_center, geometry.circle_radius, GEOMETRY_COLOR)
-    velocity = world._velocity.take(rows, axis=0)
     overlay.lines(position, position + velocity * VELOCITY_SECONDS, VELOCITY_COLOR)
-    acceleration = world._force.take(rows, axis=0) / world._mass[rows, None]
     overlay.lines(position, position + acceleration * FORCE_SECONDS, FORCE_COLOR)
     for recorder in (recorded, overlay):
         if recorder is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from numbers import Integral
 
-from ._validate import check_positive
+from ._util.validate import check_positive
 
 __all__ = ["column", "line", "wedge"]
 

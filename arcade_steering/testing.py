@@ -9,15 +9,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
-from ._batches import Batch
-from .component import SteeringComponent
-from .context import BatchFrame, evaluate
+from ._core.component import SteeringComponent
 from .debug import DebugRecorder
 from .world import SteeringWorld
 
@@ -87,10 +83,10 @@ def steering_force(
     """
     world = SteeringWorld(seed=0) if world is None else world
     sprite = StubSprite(*position)
-    agent = world.attach(sprite, component, velocity=velocity, **attach_options)
+    world.attach(sprite, component, velocity=velocity, **attach_options)
     try:
-        batch = Batch(np.array([agent._slot], dtype=np.intp), [component])
-        return _evaluate(world, batch, dt)[0]
+        force: np.ndarray = world.steering_forces(dt, alone=True)[-1]
+        return force
     finally:
         world.detach(sprite)
 
@@ -100,18 +96,12 @@ def batch_forces(
 ) -> dict[int, np.ndarray]:
     """Every agent's force ``(2,)`` now, evaluated batch by batch as ``update`` does.
 
-    Nothing changes: agents stay where they are, and their components' state (wander angles,
-    path progress) and the world's random generator are as they were. Keys are the agents'
-    rows in the world, the same as :func:`forces_one_by_one`'s, so the two can be compared: a
-    component is batched correctly when both agree (one that draws random numbers, such as
+    Nothing changes (see :meth:`SteeringWorld.steering_forces`). Keys are the agents' places
+    in ``world.agents``, the same as :func:`forces_one_by_one`'s, so the two can be compared:
+    a component is batched correctly when both agree (one that draws random numbers, such as
     Wander, only in distribution: a batch draws its agents' numbers together).
     """
-    with _as_it_was(world):
-        forces: dict[int, np.ndarray] = {}
-        for batch in world._current_batches():
-            force = _evaluate(world, batch, dt, debug)
-            forces.update(zip(batch.slots.tolist(), force, strict=True))
-    return forces
+    return dict(enumerate(world.steering_forces(dt, debug=debug)))
 
 
 def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.ndarray]:
@@ -119,34 +109,4 @@ def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.
 
     Nothing changes, as with :func:`batch_forces`.
     """
-    with _as_it_was(world):
-        forces: dict[int, np.ndarray] = {}
-        for agent in world.agents:
-            batch = Batch(np.array([agent._slot], dtype=np.intp), [agent.behavior])
-            force = _evaluate(world, batch, dt)
-            forces[agent._slot] = force[0]
-    return forces
-
-
-def _evaluate(
-    world: SteeringWorld, batch: Batch, dt: float, debug: DebugRecorder | None = None
-) -> np.ndarray:
-    """Forces ``(k, 2)`` of one batch, on the walls and obstacles the space holds now (an
-    update would have brought the world's mirror of them up to date first)."""
-    world._geometry.sync(world._space)
-    return evaluate(BatchFrame(world, batch.slots, dt, debug), batch.root)
-
-
-@contextmanager
-def _as_it_was(world: SteeringWorld) -> Iterator[None]:
-    """Evaluate components on ``world`` and then put back their per-agent state and the
-    world's random generator, so the game goes on as if nothing had been asked."""
-    world._neighbors = None  # the last update's index is stale: agents may have moved since
-    states = world._states.snapshot()
-    generator = world.rng.bit_generator.state
-    try:
-        yield
-    finally:
-        world._states.restore(states)
-        world.rng.bit_generator.state = generator
-        world._neighbors = None
+    return dict(enumerate(world.steering_forces(dt, alone=True)))

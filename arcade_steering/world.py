@@ -1,70 +1,37 @@
-"""SteeringWorld: every agent's state in numpy arrays, the update loop and the sprite sync."""
+"""SteeringWorld: the game's handle on its agents, walls and obstacles, and the update loop.
+
+The agents' state lives in an :class:`~arcade_steering._core.agents.AgentTable`; each update
+reads what the game moved (:mod:`~arcade_steering._core.sync`), steps every batch and the
+integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back.
+"""
 
 from __future__ import annotations
 
 import math
-import operator
 import weakref
-from itertools import chain, compress, repeat
 from typing import Any
 
 import numpy as np
 import pymunk
 
 from . import geometry
-from ._angles import FACINGS, arcade_angle
-from ._batches import Batch, group_into_batches
-from ._motion import MotionTracker, read_position
-from ._physics import check_engine, driven_bodies, read_velocities, write_bodies
-from ._sprite_sync import ListSlots, fast_setters, read_positions, write_sprites
-from ._storage import SlotArrays, StateStore
-from ._validate import check_bool, check_non_negative, check_point, check_positive, check_real
-from ._vec import divide_rows, lengths, put_rows, scale_rows, truncate
+from ._arcade.physics import check_engine
+from ._core.agents import AgentTable
+from ._core.attach import AttachOptions
+from ._core.batches import Batch
+from ._core.component import SteeringComponent, check_component
+from ._core.context import evaluate
+from ._core.frame import BatchFrame, StepFrame
+from ._core.integrate import step
+from ._core.motion import MotionTracker
+from ._core.neighborhood import Neighborhood
+from ._core.sync import DrivenBodies, SpriteSync
+from ._util.validate import check_bool, check_positive, check_real
 from .agent import SteeringAgent
-from .component import SteeringComponent, check_component
-from .context import BatchFrame, evaluate
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
-from .neighbors import NeighborIndex
-from .solid import keep_out
 
-#: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
-HEADING_MIN_SPEED = 1.0
-
-# Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
-_call = getattr(operator, "call", None)
-#: Sets of ``among`` groups whose labels a world keeps (one per batch node asking, usually).
-_LABEL_CACHE_SIZE = 32
-#: When all but at most 1 in this many sprites changed, the unchanged ones are written too
-#: (where nobody can tell): a masked write's fixed cost exceeds writing a few more sprites.
-_REWRITE_SHARE = 8
-
-_COLUMNS: dict[str, tuple[tuple[int, ...], type, object]] = {
-    "position": ((2,), float, 0.0),
-    "velocity": ((2,), float, 0.0),
-    "force": ((2,), float, 0.0),
-    "heading": ((2,), float, 0.0),
-    "max_speed": ((), float, 1.0),
-    "max_force": ((), float, 1.0),
-    "mass": ((), float, 1.0),
-    "radius": ((), float, 0.0),
-    "response_time": ((), float, 0.1),
-    "facing": ((), float, 0.0),
-    "angle": ((), float, 0.0),
-    "rotate": ((), bool, False),
-    "solid": ((), bool, False),
-    # A weak reference to the sprite (a zero-argument callable returning it, or None once it
-    # has been garbage collected): the world must not keep a game's dropped sprites alive.
-    "sprite": ((), object, None),
-    "sprite_id": ((), object, None),
-    "fast_position": ((), bool, False),
-    "fast_angle": ((), bool, False),
-    # A weak reference to the SteeringAgent view, which holds its sprite: a game keeping only
-    # the agent keeps the sprite attached.
-    "agent": ((), object, None),
-    "behavior": ((), object, None),
-    "shape_key": ((), object, None),
-}
+__all__ = ["SteeringWorld"]
 
 
 class SteeringWorld:
@@ -123,34 +90,13 @@ class SteeringWorld:
         if space is None and self._physics is not None:
             space = self._physics.space
         self._space = pymunk.Space() if space is None else space
-        # Which agents (positions in ``self._rows``) the engine drives, this update; or None.
-        self._driven: np.ndarray | None = None
         self._geometry = StaticGeometry()
-        self._slots = SlotArrays(_COLUMNS)
-        self._states = StateStore()
-        self._states.resize(self._slots.capacity)
-        # id(sprite) -> slot. A sprite's weak reference reports its death here (before its
-        # id can be reused), and the world drops such agents before it next looks anything up.
-        self._slot_of: dict[int, int] = {}
-        self._collected: list[Any] = []
-        self._order: list[int] = []
-        self._refs: list[Any] = []
-        self._rows = np.zeros(0, dtype=np.intp)
-        self._batches: list[Batch] | None = []
-        self._shape_epoch = SteeringComponent.shape_epoch
+        self._agents = AgentTable()
+        self._neighborhood = Neighborhood(self._agents)
         self._tracker = MotionTracker()
-        self._neighbors: NeighborIndex | None = None
-        self._among: dict[int, tuple[Any, np.ndarray]] = {}
-        #: Labels found by :meth:`_among_labels`, by the groups' ids, with the members' sizes
-        #: and ids they were found from; dropped when agents change.
-        self._labels: dict[tuple[int, ...], tuple[list[int], list[int], np.ndarray | None]] = {}
-        self._row_of_slot = np.zeros(0, dtype=np.intp)
+        self._sync = SpriteSync()
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
-        self._list_slots: ListSlots | None = None
-        #: Each agent's row by its sprite's ``id``; None until needed after agents change.
-        self._row_of_id: dict[int, int] | None = None
-        self._bind_arrays()
 
     # -- agents -----------------------------------------------------------------------------
 
@@ -200,57 +146,26 @@ class SteeringWorld:
         """
         if not hasattr(sprite, "position"):
             raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
-        self._drop_collected()
-        if id(sprite) in self._slot_of:
+        table = self._agents
+        table.drop_collected()
+        if table.slot_of(sprite) is not None:
             raise ValueError("sprite is already attached to this world")
         check_component("behavior", behavior)
-        row = {
-            "max_speed": check_positive("max_speed", max_speed),
-            "max_force": check_positive("max_force", max_force),
-            "mass": check_positive("mass", mass),
-            "response_time": check_positive("response_time", response_time),
-            "velocity": check_point("velocity", velocity),
-            "facing": _check_facing(facing),
-            "rotate": check_bool("rotate", rotate),
-            "solid": check_bool("solid", solid),
-            "radius": _default_radius(sprite)
-            if radius is None
-            else check_non_negative("radius", radius),
-        }
-        speed = math.hypot(*row["velocity"])
-        if speed > row["max_speed"]:  # the limit holds from the start, not from the first step
-            scale = row["max_speed"] / speed
-            row["velocity"] = (row["velocity"][0] * scale, row["velocity"][1] * scale)
-        position = check_point("sprite.position", read_position(sprite))
-        angle = check_real("sprite.angle", getattr(sprite, "angle", 0.0))
-        key = behavior.shape_key()
-
-        slot = self._slots.allocate()
-        self._states.resize(self._slots.capacity)
-        self._bind_arrays()
-        for name, value in row.items():
-            self._slots.arrays[name][slot] = value
-        self._position[slot] = position
-        self._angle[slot] = angle
-        heading_degrees = row["facing"] - angle
-        self._heading[slot] = (
-            math.cos(math.radians(heading_degrees)),
-            math.sin(math.radians(heading_degrees)),
+        options = AttachOptions.check(
+            sprite,
+            max_speed=max_speed,
+            max_force=max_force,
+            mass=mass,
+            response_time=response_time,
+            radius=radius,
+            velocity=velocity,
+            facing=facing,
+            rotate=rotate,
+            solid=solid,
         )
-        speed = math.hypot(*row["velocity"])
-        if speed > HEADING_MIN_SPEED:
-            self._heading[slot] = np.divide(row["velocity"], speed)
-        agent = SteeringAgent(self, slot, sprite)
-        self._sprite[slot] = _weak(sprite, self._collected.append)
-        self._sprite_id[slot] = id(sprite)
-        self._fast_position[slot], self._fast_angle[slot] = fast_setters(sprite)
-        self._agent[slot] = weakref.ref(agent)
-        self._behavior[slot] = behavior
-        self._shape_key[slot] = key
-        self._slot_of[id(sprite)] = slot
-        self._order.append(slot)
-        self._agents_changed()
-        return agent
+        slot = table.add(sprite, behavior)
+        options.fill(table.arrays, slot, sprite)
+        return self._view(slot, sprite)
 
     def detach(self, sprite: Any) -> None:
         """Stop steering ``sprite``; it stays where it is.
@@ -258,7 +173,7 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
-        self._release([self._slot_for(sprite)])
+        self._agents.remove([self._slot_for(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
         """The agent of an attached sprite.
@@ -266,22 +181,22 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
-        return self._view(self._slot_for(sprite))
+        slot = self._slot_for(sprite)
+        return self._view(slot, sprite)
 
     def __contains__(self, sprite: Any) -> bool:
-        self._drop_collected()
-        slot = self._slot_of.get(id(sprite))
-        return slot is not None and self._sprite[slot]() is sprite
+        self._agents.drop_collected()
+        return self._agents.slot_of(sprite) is not None
 
     @property
     def agents(self) -> list[SteeringAgent]:
         """The attached agents, in the order they were attached."""
-        self._drop_collected()
-        return [self._view(slot) for slot in self._order]
+        self._agents.drop_collected()
+        return [self._view(slot) for slot in self._agents.order]
 
     def __len__(self) -> int:
-        self._drop_collected()
-        return len(self._order)
+        self._agents.drop_collected()
+        return len(self._agents)
 
     # -- walls and obstacles ----------------------------------------------------------------
 
@@ -332,8 +247,6 @@ class SteeringWorld:
         """Remove a wall or obstacle from the space."""
         geometry.remove_shape(self._space, shape)
 
-    # -- update -----------------------------------------------------------------------------
-
     def update(self, delta_time: float) -> None:
         """Advance every agent by ``delta_time`` seconds and move their sprites.
 
@@ -346,246 +259,86 @@ class SteeringWorld:
             ValueError: ``delta_time`` is NaN or infinite.
         """
         dt = check_real("delta_time", delta_time)
-        self._drop_collected()
+        table = self._agents
+        table.drop_collected()
         if dt <= 0.0:
             return
         steps = max(1, math.ceil(dt / self.max_step - 1e-9))
-        step = dt / steps
-        rows = self._rows
+        rows = table.rows
+        arrays = table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
-        sprites = _deref(self._refs)
-        if self._row_of_id is None:
-            ids = map(self._sprite_id.__getitem__, self._order)
-            self._row_of_id = dict(zip(ids, range(len(self._order)), strict=True))
-        list_slots = ListSlots.of(sprites, self._list_slots, self._row_of_id)
-        self._list_slots = list_slots
-        pulled = self._pull_sprites(rows, sprites, list_slots)
-        driven = None if self._physics is None else self._pull_bodies(rows, sprites)
+        sprites = table.sprites()
+        places = self._sync.places(sprites, table.row_of_id)
+        pulled = self._sync.pull(arrays, rows, sprites, places)
+        driven = (
+            None
+            if self._physics is None
+            else DrivenBodies.pull(self._physics, arrays, rows, sprites)
+        )
         self._tracker.sample(dt)
-        batches = self._current_batches()
+        batches = table.batches()
         self._geometry.sync(self._space)
-        self._among.clear()
+        self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None
+        mask = None if driven is None else driven.mask
         for index in range(steps):
-            self._step(rows, batches, step, self._debug if index == steps - 1 else None)
-        self._push_sprites(rows, sprites, pulled, list_slots)
+            if index:
+                self._neighborhood.start_step()
+            debug = self._debug if index == steps - 1 else None
+            step(self._frame(dt / steps, debug), batches, mask)
+        self._sync.push(arrays, rows, sprites, pulled, places, mask)
         if driven is not None:
-            body_rows, bodies = driven
-            write_bodies(
-                bodies,
-                self._velocity.take(body_rows, axis=0),
-                self._angle[body_rows],
-                self._rotate[body_rows],
-            )
+            driven.push(arrays)
 
-    def _step(
-        self, rows: np.ndarray, batches: list[Batch], dt: float, debug: DebugRecorder | None
-    ) -> None:
-        self._neighbors = None
-        for batch in batches:
-            put_rows(
-                self._force,
-                batch.slots,
-                evaluate(BatchFrame(self, batch.slots, dt, debug), batch.root),
-            )
-        # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
-        force = truncate(self._force.take(rows, axis=0), self._max_force[rows])
-        put_rows(self._force, rows, force)
-        start = self._position.take(rows, axis=0)
-        velocity = self._velocity.take(rows, axis=0) + scale_rows(force, dt / self._mass[rows])
-        velocity = truncate(velocity, self._max_speed[rows])
-        position = start + velocity * dt
-        solid = self._solid[rows]
-        if self._driven is not None:  # the engine collides its bodies itself
-            solid = solid & ~self._driven
-        if len(self._geometry) and solid.all():  # the usual case: no masked (n, 2) copies
-            position, velocity = keep_out(
-                self._geometry, start, position, velocity, self._radius[rows]
-            )
-        elif len(self._geometry) and solid.any():
-            position[solid], velocity[solid] = keep_out(
-                self._geometry,
-                start[solid],
-                position[solid],
-                velocity[solid],
-                self._radius[rows[solid]],
-            )
-        put_rows(self._position, rows, position)
-        put_rows(self._velocity, rows, velocity)
-        speed = lengths(velocity)
-        turning = speed > HEADING_MIN_SPEED
-        put_rows(self._heading, rows[turning], divide_rows(velocity[turning], speed[turning]))
-
-    def _current_batches(self) -> list[Batch]:
-        if self._shape_epoch != SteeringComponent.shape_epoch:
-            self._shape_epoch = SteeringComponent.shape_epoch
-            for slot in self._order:
-                self._shape_key[slot] = self._behavior[slot].shape_key()
-            self._batches = None
-        if self._batches is None:
-            slots = self._order
-            self._batches = group_into_batches(
-                slots, [self._behavior[s] for s in slots], [self._shape_key[s] for s in slots]
-            )
-        return self._batches
-
-    # -- sprite sync ------------------------------------------------------------------------
-
-    def _pull_sprites(
-        self, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+    def steering_forces(
+        self, dt: float = 1 / 60, *, alone: bool = False, debug: DebugRecorder | None = None
     ) -> np.ndarray:
-        """Take positions from the sprites a game moved since the last update.
+        """Every agent's steering force now, as ``update`` would find it, without moving
+        anything.
+
+        For tests: the agents stay where they are, and their components' per-agent state
+        (wander angles, path progress) and the world's random generator are as they were.
+
+        Args:
+            dt: The step the components are told about, seconds.
+            alone: Evaluate each agent as a batch of its own, not batched with the agents whose
+                trees share its shape. A component is batched correctly when both agree (one
+                that draws random numbers, such as Wander, only in distribution).
+            debug: Where the components record their debug shapes, or None.
 
         Returns:
-            The sprites' positions ``(n, 2)``, finite or not; only finite ones are taken.
+            Forces ``(len(world), 2)`` in the order of :attr:`agents`, before truncation to
+            ``max_force``.
         """
-        pulled = self._position.take(rows, axis=0)
-        fast = self._fast_position[rows]
-        if fast.all():  # plain arcade sprites: their lists' buffers show which ones moved
-            mask = list_slots.moved(pulled)
-            if not mask.any():
-                return pulled
-            moved = np.flatnonzero(mask)
-            values = read_positions(list(compress(sprites, mask.tolist())), fast[moved])
-        else:
-            moved = np.arange(len(rows))
-            values = read_positions(sprites, fast)
-        pulled[moved] = values
-        finite = np.isfinite(values).all(axis=1)
-        put_rows(self._position, rows[moved[finite]], values[finite])
-        return pulled
+        dt = check_positive("dt", dt)
+        alone = check_bool("alone", alone)
+        table = self._agents
+        table.drop_collected()
+        self._geometry.sync(self._space)
+        self._neighborhood.start_update()
+        arrays = table.arrays
+        states = arrays.state.snapshot()
+        generator = self.rng.bit_generator.state
+        forces = np.zeros((len(table), 2))
+        try:
+            frame = self._frame(dt, debug)
+            batches = table.batches()
+            if alone:
+                behavior = arrays.behavior
+                batches = [Batch(np.array([s]), [behavior[s]]) for s in table.order]
+            for batch in batches:
+                force = evaluate(BatchFrame(frame, batch.slots), batch.root)
+                forces[table.row_of_slot[batch.slots]] = force
+        finally:
+            arrays.state.restore(states)
+            self.rng.bit_generator.state = generator
+            self._neighborhood.start_step()
+        return forces
 
-    def _pull_bodies(
-        self, rows: np.ndarray, sprites: list[Any]
-    ) -> tuple[np.ndarray, list[pymunk.Body]] | None:
-        """Take the velocities of the agents the engine drives from their bodies.
-
-        Returns:
-            Their rows ``(k,)`` and bodies ``(k,)``, or None if there are none.
-        """
-        driven, bodies = driven_bodies(self._physics, sprites)
-        self._driven = driven if bodies else None
-        if not bodies:
-            return None
-        body_rows = rows[driven]
-        velocity = read_velocities(bodies)
-        finite = np.isfinite(velocity).all(axis=1)
-        put_rows(self._velocity, body_rows[finite], velocity[finite])
-        return body_rows, bodies
-
-    def _push_sprites(
-        self, rows: np.ndarray, sprites: list[Any], pulled: np.ndarray, list_slots: ListSlots
-    ) -> None:
-        """Write positions and angles back, only for sprites whose values changed."""
-        position = self._position.take(rows, axis=0)
-        if self._driven is not None:  # the engine moves these (to where the world expects)
-            position[self._driven] = pulled[self._driven]
-        moved = (position != pulled).any(axis=1)
-        rotating = self._rotate[rows]
-        angle = arcade_angle(self._heading.take(rows, axis=0), self._facing[rows])
-        # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
-        turned = rotating & (np.abs((angle - self._angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
-        changed = moved | turned
-        if not changed.all() and self._rewrite_unchanged(changed, list_slots):
-            changed = np.ones_like(changed)
-        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
-        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
-        faced = rotating & changed
-        self._angle[rows[faced]] = angle[faced]
-        if changed.all():
-            self._write_sprites(rows, sprites, position, angle, faced, list_slots)
-        elif changed.any():
-            self._write_sprites(
-                rows[changed],
-                list(compress(sprites, changed.tolist())),
-                position[changed],
-                angle[changed],
-                faced[changed],
-                list_slots.select(changed),
-            )
-
-    def _rewrite_unchanged(self, changed: np.ndarray, list_slots: ListSlots) -> bool:
-        """Whether to write the few unchanged sprites too, to save the masked write's fixed
-        cost: only when nothing can tell (every sprite has arcade's own setters, which ignore
-        an unchanged value, and no list has a spatial hash to update)."""
-        rows = self._rows
-        return (
-            np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
-            and bool(self._fast_position[rows].all() and self._fast_angle[rows].all())
-            and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
+    def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
+        return StepFrame(
+            self._agents, dt, self.rng, self._geometry, self._neighborhood, self._tracker, debug
         )
-
-    def _write_sprites(
-        self,
-        rows: np.ndarray,
-        sprites: list[Any],
-        position: np.ndarray,
-        angle: np.ndarray,
-        faced: np.ndarray,
-        list_slots: ListSlots,
-    ) -> None:
-        write_sprites(
-            sprites,
-            position,
-            self._fast_position[rows],
-            angle,
-            faced,
-            self._fast_angle[rows],
-            list_slots,
-        )
-
-    # -- neighbours -------------------------------------------------------------------------
-
-    def _neighbor_index(self) -> NeighborIndex:
-        """The neighbour index over every agent's position, built once per (sub)step."""
-        if self._neighbors is None:
-            self._neighbors = NeighborIndex(self._position[self._rows])
-        return self._neighbors
-
-    def _among_labels(self, groups: list[Any]) -> np.ndarray | None:
-        """Each agent's group ``(n,)`` among ``groups`` (positions in the neighbour index;
-        -1 for none), read in one pass; None if a group is None (every agent) or an agent is
-        in two of them."""
-        if any(group is None for group in groups):
-            return None
-        members = [list(group) for group in groups]
-        sizes = [len(each) for each in members]
-        ids = list(map(id, chain.from_iterable(members)))
-        # Squads rarely change: the same members (by id) as last time, and the same agents
-        # (a collected agent is detached, which drops this cache, before its id is reused),
-        # give the same labels, without looking every member up again.
-        key = tuple(map(id, groups))
-        seen = self._labels.get(key)
-        if seen is not None and seen[0] == sizes and seen[1] == ids:
-            return seen[2]
-        slots = np.fromiter(map(self._slot_of.get, ids, repeat(-1)), np.intp, len(ids))
-        label = np.repeat(np.arange(len(groups)), sizes)
-        attached = slots >= 0
-        rows = self._row_of_slot.take(slots[attached])
-        labels = np.full(len(self._rows), -1, dtype=np.intp)
-        labels[rows] = label[attached]
-        labels.flags.writeable = False  # shared by the updates that reuse it
-        found = labels if np.count_nonzero(labels >= 0) == len(rows) else None  # None: in two
-        if len(self._labels) >= _LABEL_CACHE_SIZE:
-            self._labels.clear()
-        self._labels[key] = (sizes, ids, found)
-        return found
-
-    def _among_mask(self, among: Any) -> np.ndarray | None:
-        """Which agents (positions in the neighbour index) belong to ``among``; None for all.
-
-        Membership is read once per update, so sprites added to a SpriteList later count.
-        """
-        if among is None:
-            return None
-        hit = self._among.get(id(among))
-        if hit is None or hit[0] is not among:
-            mask = np.zeros(len(self._rows), dtype=bool)
-            slots = np.fromiter(map(self._slot_of.get, map(id, among), repeat(-1)), dtype=np.intp)
-            slots = slots[slots >= 0]
-            mask[self._row_of_slot[slots]] = True
-            hit = self._among[id(among)] = (among, mask)
-        return hit[1]
 
     # -- debug ------------------------------------------------------------------------------
 
@@ -600,95 +353,30 @@ class SteeringWorld:
         from the next update on.
         """
         self._debug_wanted = True
-        draw_world(self, self._debug)
+        arrays, rows = self._agents.arrays, self._agents.rows
+        draw_world(
+            arrays.position.take(rows, axis=0),
+            arrays.velocity.take(rows, axis=0),
+            arrays.force.take(rows, axis=0) / arrays.mass[rows, None],
+            self.geometry,
+            self._debug,
+        )
 
-    # -- bookkeeping ------------------------------------------------------------------------
-
-    def _slot_for(self, sprite: Any) -> int:
-        self._drop_collected()
-        slot = self._slot_of.get(id(sprite))
-        if slot is None or self._sprite[slot]() is not sprite:
-            raise KeyError("sprite is not attached to this world")
-        return slot
-
-    def _set_behavior(self, slot: int, behavior: SteeringComponent) -> None:
-        check_component("behavior", behavior)
-        key = behavior.shape_key()
-        self._behavior[slot] = behavior
-        self._shape_key[slot] = key
-        self._states.reset(slot)
-        self._batches = None
-
-    def _view(self, slot: int) -> SteeringAgent:
+    def _view(self, slot: int, sprite: Any = None) -> SteeringAgent:
         """The agent view of ``slot``: the one the game holds, or a new one."""
-        agent = self._agent[slot]()
+        arrays = self._agents.arrays
+        ref = arrays.agent[slot]
+        agent: SteeringAgent | None = None if ref is None else ref()
         if agent is None:
-            agent = SteeringAgent(self, slot, self._sprite[slot]())
-            self._agent[slot] = weakref.ref(agent)
+            agent = SteeringAgent(
+                self._agents, slot, arrays.sprite[slot]() if sprite is None else sprite
+            )
+            arrays.agent[slot] = weakref.ref(agent)
         return agent
 
-    def _drop_collected(self) -> None:
-        """Detach the agents whose sprites have been garbage collected since the last call."""
-        if self._collected:
-            self._collected.clear()
-            self._release([slot for slot in self._order if self._sprite[slot]() is None])
-
-    def _release(self, slots: list[int]) -> None:
-        for slot in slots:
-            agent = self._agent[slot]()
-            if agent is not None:
-                agent._detached()
-            del self._slot_of[self._sprite_id[slot]]
-            self._order.remove(slot)
-            self._slots.release(slot)
-            self._states.reset(slot)
-        self._agents_changed()
-
-    def _agents_changed(self) -> None:
-        self._neighbors = None
-        self._labels.clear()
-        self._refs = [self._sprite[slot] for slot in self._order]
-        self._row_of_id = None
-        self._rows = np.array(self._order, dtype=np.intp)
-        self._row_of_slot = np.zeros(self._slots.capacity, dtype=np.intp)
-        self._row_of_slot[self._rows] = np.arange(len(self._rows))
-        self._batches = None
-
-    def _bind_arrays(self) -> None:
-        arrays = self._slots.arrays
-        for name in _COLUMNS:
-            setattr(self, f"_{name}", arrays[name])
-
-
-def _check_facing(facing: Any) -> float:
-    if isinstance(facing, str):
-        if facing not in FACINGS:
-            raise ValueError(f"facing must be one of {list(FACINGS)} or degrees, got {facing!r}")
-        return FACINGS[facing]
-    return check_real("facing", facing)
-
-
-def _default_radius(sprite: Any) -> float:
-    width = getattr(sprite, "width", 0.0)
-    height = getattr(sprite, "height", 0.0)
-    return max(0.0, 0.5 * min(float(width), float(height)))
-
-
-def _weak(sprite: Any, collected: Any) -> Any:
-    """A zero-argument callable returning ``sprite``, or None once it has been collected.
-
-    ``collected(ref)`` is called when the sprite dies, before its id can be reused. A sprite
-    that can't be weakly referenced (``__slots__`` without ``__weakref__``) is held strongly.
-    """
-    try:
-        return weakref.ref(sprite, collected)
-    except TypeError:
-        return repeat(sprite).__next__
-
-
-def _deref(refs: list[Any]) -> list[Any]:
-    """The sprites behind weak references, in one pass (a list: it iterates faster than an
-    object array)."""
-    if _call is not None:
-        return list(map(_call, refs))
-    return [ref() for ref in refs]
+    def _slot_for(self, sprite: Any) -> int:
+        self._agents.drop_collected()
+        slot = self._agents.slot_of(sprite)
+        if slot is None:
+            raise KeyError("sprite is not attached to this world")
+        return slot

@@ -159,7 +159,7 @@ def test_agents_with_different_wall_parameters_share_a_batch_and_match_alone() -
         (250, 200, 20, {"length": 20.0}),
     ]
     world, sprites = build(specs)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(40):
         world.update(DT)
     together = np.array([s.position for s in sprites])
@@ -421,8 +421,9 @@ def test_debug_overlay_records_feelers_hits_boxes_and_threats() -> None:
 def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
     """(n, 2) finite forces for n = 0, 1 and coincident agents; a batch equals its members
     run one by one."""
-    from arcade_steering._batches import Batch
-    from arcade_steering.context import BatchFrame, evaluate
+    from arcade_steering._core.batches import Batch
+    from arcade_steering._core.context import evaluate
+    from arcade_steering._core.frame import BatchFrame
 
     world = steer.SteeringWorld(seed=0)
     world.add_wall((-50, 30), (50, 30))
@@ -432,13 +433,14 @@ def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
     states = [((0.0, 0.0), (0.0, 150.0)), ((0.0, 0.0), (0.0, 150.0)), ((40.0, 10.0), (-90, 90))]
     agents = [world.attach(StubSprite(*p), component, velocity=v, max_speed=200) for p, v in states]
     slots = np.array([agent._slot for agent in agents])
-    empty = evaluate(BatchFrame(world, slots[:0], DT, None), Batch(slots[:0], [component]).root)
+    frame = world._frame(DT, None)
+    empty = evaluate(BatchFrame(frame, slots[:0]), Batch(slots[:0], [component]).root)
     assert empty.shape == (0, 2)
-    together = evaluate(BatchFrame(world, slots, DT, None), Batch(slots, [component] * 3).root)
+    together = evaluate(BatchFrame(frame, slots), Batch(slots, [component] * 3).root)
     assert together.shape == (3, 2) and np.isfinite(together).all()
     np.testing.assert_array_equal(together[0], together[1])
     assert np.hypot(*together[0]) > 0.0
     for index, slot in enumerate(slots):
         one = np.array([slot])
-        alone = evaluate(BatchFrame(world, one, DT, None), Batch(one, [component]).root)
+        alone = evaluate(BatchFrame(frame, one), Batch(one, [component]).root)
         np.testing.assert_allclose(alone[0], together[index], atol=1e-9)

@@ -160,7 +160,7 @@ def test_nested_blends_run_batched_and_alone_alike(simulate) -> None:
     sprites = [StubSprite(*start) for start in starts]
     for sprite in sprites:
         together.attach(sprite, nested()[0], max_speed=90, max_force=300)
-    assert len(together._current_batches()) == 1
+    assert len(together._agents.batches()) == 1
     batched = simulate(together, 1.5, 1 / 60)
     for i, start in enumerate(starts):
         alone = steer.SteeringWorld(seed=0)
@@ -178,7 +178,7 @@ def test_user_component_from_the_design_works_batched(world) -> None:
     sprites = [StubSprite(0, 30.0 * i) for i in range(10)]
     for sprite in sprites:
         world.attach(sprite, drift, max_speed=100)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(120):
         world.update(1 / 60)
     for i, agent in enumerate(world.agents):
@@ -193,8 +193,8 @@ def test_user_component_instances_and_blends(world) -> None:
     world.attach(sprites[0], Drift())
     world.attach(sprites[1], Drift())
     world.attach(sprites[2], steer.WeightedBlend((Drift(), 1.0), (steer.Seek((0, 1000)), 0.0)))
-    # Plain-attribute user classes are batched per instance: always correct.
-    assert len(world._current_batches()) == 3
+    # Instances with no state of their own share a batch (there is nothing to tell apart).
+    assert len(world._agents.batches()) == 2
     for _ in range(120):
         world.update(1 / 60)
     assert all(s.center_x == pytest.approx(sprites[0].center_x) for s in sprites)

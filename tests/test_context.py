@@ -45,7 +45,7 @@ def test_state_of_vectors_round_trips_per_agent() -> None:
     agents = [world.attach(sprite, remember) for sprite in sprites]
     for _ in range(4):
         world.update(1 / 60)
-    store = world._states.array((0, "Remember", "memory"), 0.0, (2,))
+    store = world._agents.arrays.state.array((0, "Remember", "memory"), 0.0, (2,))
     slots = [agent._slot for agent in agents]
     assert store[slots].tolist() == [[4 * s, 4 * s] for s in slots]
 
@@ -53,11 +53,11 @@ def test_state_of_vectors_round_trips_per_agent() -> None:
 class _NeighbourProbe(steer.Separation):
     """Records which agents each agent sees through ``neighbors_among``."""
 
-    batch_instances = True
     seen: ClassVar[dict[int, set[int]]] = {}
 
     def steer(self, ctx):
-        pairs = ctx.neighbors_among(ctx.param("radius"))
+        params = ctx.params(self)
+        pairs = ctx.neighbors(params.radius, params.among)
         for asker, other in zip(ctx.slots[pairs.query].tolist(), pairs.other.tolist(), strict=True):
             _NeighbourProbe.seen.setdefault(asker, set()).add(other)
         return np.zeros((len(ctx), 2))

@@ -151,7 +151,7 @@ def test_agents_on_different_fields_share_a_batch_and_match_agents_run_alone() -
     for component, start in make():
         together.append(StubSprite(*start))
         world.attach(together[-1], component, max_speed=100, max_force=500, solid=False)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(300):
         world.update(DT)
     for (component, start), sprite in zip(make(), together, strict=True):

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
-from arcade_steering._path_pack import PathPack
 from arcade_steering.debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR
+from arcade_steering.path.pack import PathPack
 from arcade_steering.testing import StubSprite, steering_force
 
 DT = 1 / 60
@@ -277,7 +277,7 @@ def test_own_instances_on_different_paths_share_a_batch_and_match_agents_run_alo
         ]
 
     world, sprites = _mixed_world(make())
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(400):
         world.update(DT)
     for index, (component, start) in enumerate(make()):

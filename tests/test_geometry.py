@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_steering import _grid, geometry
+from arcade_steering import geometry
 from arcade_steering.geometry import (
     GEOMETRY_FILTER,
     KIND_NONE,
@@ -31,6 +31,7 @@ from arcade_steering.geometry import (
     add_walls,
     remove_shape,
 )
+from arcade_steering.geometry import _broad_phase as _grid
 
 ANY = pymunk.ShapeFilter()  # a query filter that sees every (non-sensor) shape
 RAY_FIELDS = geometry.RayHits._fields
@@ -720,7 +721,8 @@ def test_geometry_modules_do_not_import_arcade() -> None:
     """pymunk sits behind geometry.py; arcade stays out of it and its kernels."""
     import inspect
 
-    from arcade_steering import _capsule_queries, _geometry_kernels
+    from arcade_steering.geometry import _capsules as _capsule_queries
+    from arcade_steering.geometry import _kernels as _geometry_kernels
 
     for module in (geometry, _capsule_queries, _geometry_kernels, _grid):
         source = inspect.getsource(module)
@@ -842,7 +844,7 @@ def test_overlaps_and_frames_agree_with_pymunk() -> None:
 def test_a_ray_all_but_parallel_to_a_core_is_no_contact_and_no_warning() -> None:
     # Its rate towards the core line is so small that the slab's entry time overflows to inf
     # (once found by the property tests as a RuntimeWarning): inf is "never enters".
-    from arcade_steering._geometry_kernels import ray_keys_local
+    from arcade_steering.geometry._kernels import ray_keys_local
 
     starts = np.array([5.0 + 100.0j, -30.0 + 100.0j])
     rays = np.array([1.0 - 1e-308j, 1e-300 - 1e-308j])

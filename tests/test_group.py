@@ -96,7 +96,7 @@ def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
         separation = steer.Separation(30, among=squad)
         for sprite in squad:
             world.attach(sprite, separation)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     got = batch_forces(world)
     alone = forces_one_by_one(world)
     for slot in got:
@@ -395,7 +395,7 @@ def test_group_components_batched_equal_alone() -> None:
         world.attach(sprite, behavior, velocity=(60 * np.cos(angle), 60 * np.sin(angle)))
     for _ in range(10):
         world.update(DT)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
 
@@ -415,7 +415,7 @@ def test_avoid_agents_with_mixed_horizons_and_limits_batched_equal_alone() -> No
         world.attach(sprite, steer.PriorityBlend(avoid, steer.Seek((60, 60))), velocity=velocity)
     for _ in range(5):
         world.update(DT)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     got, alone = batch_forces(world), forces_one_by_one(world)
     assert sum(np.linalg.norm(force) > 0 for force in got.values()) > 10
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)

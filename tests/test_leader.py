@@ -298,8 +298,8 @@ def test_twenty_squads_are_one_batch_equal_to_agents_alone(world) -> None:
     build_squads(world)
     for _ in range(30):
         world.update(DT)
-    shapes = {type(batch.root.component) for batch in world._current_batches()}
-    assert len(world._current_batches()) == 2 and shapes == {steer.Seek, steer.PriorityBlend}
+    shapes = {type(batch.root.component) for batch in world._agents.batches()}
+    assert len(world._agents.batches()) == 2 and shapes == {steer.Seek, steer.PriorityBlend}
     got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
     assert any(np.linalg.norm(force) > 0 for force in got.values())
@@ -310,7 +310,7 @@ def test_offset_pursuit_instances_share_a_batch(world) -> None:
     world.attach(leader, steer.Seek((500, 200)), max_speed=50)
     for offset in formations.line(6, 25):
         world.attach(StubSprite(-50, offset[1]), steer.OffsetPursuit(leader, offset))
-    assert len(world._current_batches()) == 2
+    assert len(world._agents.batches()) == 2
     for _ in range(20):
         world.update(DT)
     got, alone = batch_forces(world), forces_one_by_one(world)

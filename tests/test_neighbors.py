@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from arcade_steering import neighbors
-from arcade_steering.neighbors import NeighborIndex, NeighborPairs
+from arcade_steering.neighbors import NeighborIndex, NeighborPairs, _cells
+from arcade_steering.neighbors import index as index_module
+from arcade_steering.neighbors import radius as radius_module
 
 # --------------------------------------------------------------------------- reference
 
@@ -109,9 +111,9 @@ DATASETS = [uniform, clustered, coincident, negative, huge_offset, lattice, far_
 def table(request, monkeypatch):
     """Run a test with the dense cell table and again with binary search over int64 keys."""
     if request.param == "sparse":
-        monkeypatch.setattr(neighbors, "_RADIX_CELLS", 0)
-        monkeypatch.setattr(neighbors, "_DENSE_CELLS_PER_AGENT", 0)
-        monkeypatch.setattr(neighbors, "_DENSE_CELLS", 0)
+        monkeypatch.setattr(_cells, "_RADIX_CELLS", 0)
+        monkeypatch.setattr(_cells, "_DENSE_CELLS_PER_AGENT", 0)
+        monkeypatch.setattr(_cells, "_DENSE_CELLS", 0)
     return request.param
 
 
@@ -204,7 +206,7 @@ def test_radius_larger_than_the_world_scans_several_cells():
 
 
 def test_many_candidates_split_into_blocks(monkeypatch):
-    monkeypatch.setattr(neighbors, "_BLOCK", 50)
+    monkeypatch.setattr(radius_module, "_BLOCK", 50)
     rng = np.random.default_rng(5)
     positions = uniform(rng, n=600, size=200.0)
     candidates = rng.random(600) < 0.7
@@ -217,7 +219,7 @@ def test_many_candidates_split_into_blocks(monkeypatch):
 def test_dense_crowd_at_default_block_size():
     positions = uniform(np.random.default_rng(6), n=3000, size=300.0)
     pairs = assert_matches_brute(NeighborIndex(positions), positions, None, 20.0)
-    assert len(pairs) > 2 * neighbors._BLOCK
+    assert len(pairs) > 2 * radius_module._BLOCK
 
 
 def test_batch_equals_one_by_one_in_the_same_order():
@@ -336,22 +338,34 @@ def assert_nearest_matches_brute(index, positions, rows, k, radius=np.inf, candi
     q = len(positions) if rows is None else len(rows)
     asking = np.arange(q) if rows is None else np.asarray(rows)
     assert pairs.n_queries == q
-    assert np.all(np.diff(pairs.query) >= 0), "pairs must be grouped by query"
-    bq, bo, _, bd = brute_pairs(positions, rows, radius, candidates)
+    query, other, got = pairs.query, pairs.other, pairs.distance
+    assert np.all(np.diff(query) >= 0), "pairs must be grouped by query"
+    # The brute force's pairs, each asking agent's nearest first: its first k are the answer.
+    bq, _, _, bd = brute_pairs(positions, rows, radius, candidates)
+    order = np.lexsort((bd, bq))
+    bq, bd = bq[order], bd[order]
     want = np.broadcast_to(k, (q,))
-    for i in range(q):
-        mine = pairs.query == i
-        got = pairs.distance[mine]
-        best = np.sort(bd[bq == i])[: want[i]]
-        assert len(got) == len(best), (i, len(got), len(best))
-        np.testing.assert_allclose(got, best, rtol=1e-12, atol=0.0)
-        assert np.all(np.diff(got) >= -1e-12 * got[1:]), "nearest first"
-        other = pairs.other[mine]
-        assert len(set(other.tolist())) == len(other)
-        assert set(other.tolist()) <= set(bo[bq == i].tolist())
-        np.testing.assert_array_equal(pairs.offset[mine], positions[other] - positions[asking[i]])
-        offset = pairs.offset[mine]
-        np.testing.assert_array_equal(got, np.sqrt(offset[:, 0] ** 2 + offset[:, 1] ** 2))
+    rank = np.arange(len(bq)) - np.searchsorted(bq, bq)
+    best = rank < want[bq]
+    np.testing.assert_array_equal(
+        np.bincount(query, minlength=q), np.bincount(bq[best], minlength=q)
+    )
+    np.testing.assert_allclose(got, bd[best], rtol=1e-12, atol=0.0)
+    same = query[1:] == query[:-1]
+    assert np.all(np.diff(got)[same] >= -1e-12 * got[1:][same]), "nearest first"
+    # Every pair is real: another agent, a candidate, within the radius, offset exact.
+    by_other = np.lexsort((other, query))
+    assert not np.any(
+        (query[by_other][1:] == query[by_other][:-1])
+        & (other[by_other][1:] == other[by_other][:-1])
+    ), "an agent listed twice for one asking agent"
+    assert np.all(other != asking[query])
+    if candidates is not None:
+        assert np.all(np.asarray(candidates)[other])
+    assert np.all(got <= np.broadcast_to(radius, (q,))[query])
+    np.testing.assert_array_equal(pairs.offset, positions[other] - positions[asking[query]])
+    offset = pairs.offset
+    np.testing.assert_array_equal(got, np.sqrt(offset[:, 0] ** 2 + offset[:, 1] ** 2))
     return pairs
 
 
@@ -395,7 +409,7 @@ def test_nearest_result_does_not_depend_on_the_guess(guess):
 
 def test_nearest_scans_few_agents_in_a_dense_crowd():
     """Cells sized from the crowding: about k agents scanned each, whatever the radius."""
-    positions = uniform(np.random.default_rng(13), n=3000, size=300.0)
+    positions = uniform(np.random.default_rng(13), n=1200, size=190.0)  # 3,000 per 300 px²
     index = NeighborIndex(positions)
     scanned = []
     scan = index._scan
@@ -406,16 +420,16 @@ def test_nearest_scans_few_agents_in_a_dense_crowd():
 
     index._scan = spy
     pairs = assert_nearest_matches_brute(index, positions, None, 10, 1e4)
-    assert pairs.count().tolist() == [10] * 3000
-    assert sum(scanned) < 8 * 10 * 3000  # a 1e4 px radius would scan all 3000 each
+    assert pairs.count().tolist() == [10] * 1200
+    assert sum(scanned) < 8 * 10 * 1200  # a 1e4 px radius would scan all 1,200 each
 
 
 def test_nearest_far_rounds_coarse_cells_blocks_and_wide_rows(monkeypatch):
     """Agents short of k look further, on coarser cells; big blocks split; rows with many
     pairs sort apart: all still exact."""
-    monkeypatch.setattr(neighbors, "_MAX_REACH", 2)
-    monkeypatch.setattr(neighbors, "_SORT_WIDTH", 4)
-    monkeypatch.setattr(neighbors, "_BLOCK", 64)
+    monkeypatch.setattr(index_module, "_MAX_REACH", 2)
+    monkeypatch.setattr(index_module, "_SORT_WIDTH", 4)
+    monkeypatch.setattr(radius_module, "_BLOCK", 64)
     rng = np.random.default_rng(14)
     positions = np.concatenate((clustered(rng, 300), rng.uniform(-5000, 5000, (20, 2))))
     index = NeighborIndex(positions)
@@ -663,7 +677,7 @@ def test_property_matches_brute_force(positions, radius, cell_size, data):
 
 
 def test_doctests_and_docstrings():
-    assert doctest.testmod(neighbors).failed == 0
+    assert doctest.testmod(index_module).failed == 0
     for name in neighbors.__all__:
         assert getattr(neighbors, name).__doc__
     for name in ("count", "sum", "mean", "argmin", "select", "within_fov"):

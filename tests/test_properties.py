@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcade_steering as steer
-from arcade_steering._batches import Batch
-from arcade_steering.context import BatchFrame, evaluate
+from arcade_steering._core.batches import Batch
+from arcade_steering._core.context import evaluate
+from arcade_steering._core.frame import BatchFrame
 from arcade_steering.testing import StubSprite
 
 #: Examples per component in the property test (keeps the file well under a minute).
@@ -137,9 +138,12 @@ def test_invariants_hold_after_every_update(name, data) -> None:
 
 
 def batch_forces(world, agents, component) -> np.ndarray:
-    slots = np.array([agent._slot for agent in agents], dtype=np.intp)
+    """``component``'s forces for exactly ``agents``, as one batch (even an empty one)."""
+    slots = np.array([world._agents.slot_of(agent.sprite) for agent in agents], dtype=np.intp)
     batch = Batch(slots, [component] * max(len(slots), 1))
-    return evaluate(BatchFrame(world, slots, 1 / 60, None), batch.root)
+    world.geometry  # noqa: B018 - sync, as update() does
+    world._neighborhood.start_update()
+    return evaluate(BatchFrame(world._frame(1 / 60, None), slots), batch.root)
 
 
 @pytest.mark.parametrize("walls", [False, True])
@@ -168,7 +172,7 @@ def test_contract(name, walls) -> None:
     def fresh() -> None:  # the same random draws and per-agent state for both passes
         world.rng = np.random.default_rng(7)
         for agent in agents:
-            world._states.reset(agent._slot)
+            world._agents.arrays.state.reset(world._agents.slot_of(agent.sprite))
 
     fresh()
     together = batch_forces(world, agents, component)

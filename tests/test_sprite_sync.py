@@ -10,7 +10,7 @@ import arcade
 import numpy as np
 import pytest
 
-from arcade_steering._sprite_sync import (
+from arcade_steering._arcade.sprite_sync import (
     ListSlots,
     fast_setters,
     read_positions,
@@ -119,7 +119,7 @@ def test_read_positions_of_plain_sprites_reads_the_stored_position() -> None:
 
 
 def test_put_rows_equals_fancy_assignment() -> None:
-    from arcade_steering._vec import put_rows
+    from arcade_steering._util.vec import put_rows
 
     rng = np.random.default_rng(0)
     expected = rng.random((10, 2))
@@ -258,7 +258,7 @@ def test_a_sprite_in_no_list_is_read_every_update() -> None:
 
 
 def test_list_buffers_show_exactly_the_sprites_moved() -> None:
-    from arcade_steering._sprite_sync import ListSlots
+    from arcade_steering._arcade.sprite_sync import ListSlots
 
     rng = np.random.default_rng(5)
     _sprite_list, sprites = _sprites(50)  # the list the sprites' buffers live in

@@ -80,7 +80,7 @@ def test_agents_with_own_lists_share_a_batch_and_match_agents_run_alone() -> Non
     for component, start in make():
         sprites.append(StubSprite(*start))
         world.attach(sprites[-1], component, max_speed=100, max_force=500)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(500):
         world.update(DT)
     for (component, start), together in zip(make(), sprites, strict=True):

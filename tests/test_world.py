@@ -407,21 +407,21 @@ def test_behavior_settable_at_run_time_changes_batch(world) -> None:
     seek = steer.Seek((400, 0))
     for sprite in sprites:
         world.attach(sprite, seek, max_speed=100)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(30):
         world.update(1 / 60)
     agent = world.agent_of(sprites[2])
     flee = steer.Flee((400, 0))
     agent.behavior = flee
     assert agent.behavior is flee
-    assert len(world._current_batches()) == 2
+    assert len(world._agents.batches()) == 2
     x = sprites[2].center_x
     for _ in range(90):
         world.update(1 / 60)
     assert sprites[2].center_x < x - 20  # turned round and fled
     assert all(sprites[i].center_x > x + 100 for i in (0, 1, 3, 4))
     agent.behavior = seek
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
 
 
 # -- batching ----------------------------------------------------------------------------------
@@ -456,7 +456,7 @@ def test_same_shape_shares_one_batch_and_equals_agents_alone(make, simulate) -> 
     sprites = [start(i) for i in range(count)]
     for i, sprite in enumerate(sprites):
         together.attach(sprite, make(i), **options(i))
-    assert len(together._current_batches()) == 1
+    assert len(together._agents.batches()) == 1
     batched = simulate(together, 1.0, 1 / 60)
 
     for i in range(count):
@@ -483,7 +483,7 @@ def test_different_shapes_get_different_batches(world) -> None:
     sprites = [StubSprite(i, 0) for i in range(len(trees))]
     for sprite, tree in zip(sprites, trees, strict=True):
         world.attach(sprite, tree)
-    batches = world._current_batches()
+    batches = world._agents.batches()
     assert len(batches) == len(trees) - 2
     assert sorted(len(batch) for batch in batches) == [1] * 6 + [2, 2]
     world.update(1 / 60)
@@ -494,12 +494,12 @@ def test_changing_one_agents_parameters_inside_a_shared_batch(world) -> None:
     sprites = [StubSprite(100.0 * i, 0.0) for i in range(3)]
     for sprite, arrive in zip(sprites, arrives, strict=True):
         world.attach(sprite, arrive)
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(30):
         world.update(1 / 60)
     arrives[1].target = (100.0, -200.0)
     arrives[2].slowing_radius = 5.0
-    assert len(world._current_batches()) == 1
+    assert len(world._agents.batches()) == 1
     for _ in range(400):
         world.update(1 / 60)
     assert math.dist(sprites[0].position, (0, 200)) <= 2.05
@@ -553,7 +553,7 @@ def test_subclass_of_a_builtin_with_plain_attributes_is_not_batched_across_insta
     for sprite, dx in zip(sprites, (0.0, 500.0), strict=True):
         world.attach(sprite, Offset((0, 100), dx))
     world.update(1 / 60)
-    assert len(world._current_batches()) == 2
+    assert len(world._agents.batches()) == 2
     first, second = world.agents
     assert second.velocity[0] > first.velocity[0] + 1.0
 

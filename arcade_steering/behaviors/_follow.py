@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._path_pack import PathPack
-from .._vec import lengths, normalize, put_rows, scale_rows, where_rows
+from .._util.vec import lengths, normalize, put_rows, scale_rows, where_rows
+from ..path.pack import PathPack
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._geometry_kernels import first_min
-from .._params import FloatParam
-from .._vec import as_complex, as_points
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import param
+from .._util.vec import as_complex, as_points
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
+from ..geometry._kernels import first_min
 from ._avoid_kernels import (
     feeler_depths,
     feelers,
@@ -63,27 +63,20 @@ class AvoidWalls(SteeringComponent):
         side_ratio: Side feelers' length as a fraction of the front one's, 0 to 1.
     """
 
-    batch_instances = True
-    length = FloatParam(minimum=0.0, exclusive=True, optional=True)
-    side_angle = FloatParam(minimum=0.0, maximum=90.0)
-    side_ratio = FloatParam(minimum=0.0, maximum=1.0)
-
-    def __init__(
-        self, length: float | None = None, side_angle: float = 45.0, side_ratio: float = 0.5
-    ) -> None:
-        self.length = length
-        self.side_angle = side_angle
-        self.side_ratio = side_ratio
+    length: float | None = param(None, gt=0.0)
+    side_angle: float = param(45.0, ge=0.0, le=90.0)
+    side_ratio: float = param(0.5, ge=0.0, le=1.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         n = len(ctx)
         force = np.zeros((n, 2))
         position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
         heading, radius = as_complex(ctx.heading), ctx.radius
         length = look_ahead(
-            np.abs(velocity), ctx.max_speed, ctx.max_force / ctx.mass, radius, ctx.param("length")
+            np.abs(velocity), ctx.max_speed, ctx.max_force / ctx.mass, radius, params.length
         )
-        side_angle, side_ratio = ctx.param("side_angle"), ctx.param("side_ratio")
+        side_angle, side_ratio = params.side_angle, params.side_ratio
         if ctx.debug is not None:
             _draw_feelers(ctx, position, heading, length, side_angle, side_ratio)
         # One broad phase per agent serves its three feelers: they all lie within the front
@@ -169,35 +162,21 @@ class AvoidObstacles(SteeringComponent):
             ``max_speed``, so that even ``braking=1`` gets round.
     """
 
-    batch_instances = True
-    length = FloatParam(minimum=0.0, exclusive=True, optional=True)
-    min_length = FloatParam(minimum=0.0)
-    buffer = FloatParam(minimum=0.0)
-    braking = FloatParam(minimum=0.0, maximum=1.0)
-
-    def __init__(
-        self,
-        length: float | None = None,
-        min_length: float = 10.0,
-        buffer: float = 4.0,
-        braking: float = 0.5,
-    ) -> None:
-        self.length = length
-        self.min_length = min_length
-        self.buffer = buffer
-        self.braking = braking
+    length: float | None = param(None, gt=0.0)
+    min_length: float = param(10.0, ge=0.0)
+    buffer: float = param(4.0, ge=0.0)
+    braking: float = param(0.5, ge=0.0, le=1.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         n = len(ctx)
         force = np.zeros((n, 2))
         position, heading = as_complex(ctx.position), as_complex(ctx.heading)
         velocity, radius = as_complex(ctx.velocity), ctx.radius
         speed = np.abs(velocity)
-        length = look_ahead(
-            speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, ctx.param("length")
-        )
-        length += ctx.param("min_length")
-        swath = radius + ctx.param("buffer")
+        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, params.length)
+        length += params.min_length
+        swath = radius + params.buffer
         if ctx.debug is not None:
             _draw_boxes(ctx, position, heading, length, swath)
         half = 0.5 * length
@@ -249,7 +228,7 @@ class AvoidObstacles(SteeringComponent):
             side,
             best / length[agents],
             cruise,
-            ctx.param("braking")[agents],
+            params.braking[agents],
             slowest,
         )
         desired *= heading[agents]

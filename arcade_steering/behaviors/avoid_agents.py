@@ -21,12 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, ObjectParam
-from .._vec import normalize, perpendicular, put_rows, scale_rows, spread_directions, where_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import group, param
+from .._util.vec import (
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    spread_directions,
+    where_rows,
+)
 from ..debug import SEPARATION_COLOR
-from ..neighbors import NeighborIndex, NeighborPairs
+from ..neighbors import NeighborPairs
 from .group import check_among
 
 #: A threat at the horizon still gets this fraction of the full force.
@@ -148,22 +155,6 @@ def sidestep_directions(
     return scale_rows(across, side)
 
 
-# -- parameters ------------------------------------------------------------------------------
-
-
-class CountParam(FloatParam):
-    """A whole number ``>= minimum``, or None for no limit (gathered as ``inf``)."""
-
-    def __init__(self, *, minimum: int) -> None:
-        super().__init__(minimum=minimum, optional=True)
-
-    def validate(self, value: Any) -> float | None:
-        number = super().validate(value)
-        if number is not None and number != math.floor(number):
-            raise ValueError(f"{self.name} must be a whole number, got {number}")
-        return None if number is None else int(number)
-
-
 # -- component -------------------------------------------------------------------------------
 
 
@@ -198,29 +189,17 @@ class AvoidAgents(SteeringComponent):
         TypeError: ``among`` is not a collection of sprites; ``max_neighbors`` not a number.
     """
 
-    batch_instances = True
-    horizon = FloatParam(minimum=0.0, exclusive=True)
-    margin = FloatParam(minimum=0.0)
-    among = ObjectParam(check_among)
-    max_neighbors = CountParam(minimum=1)
-
-    def __init__(
-        self,
-        horizon: float = 1.0,
-        margin: float = 4.0,
-        among: Any = None,
-        max_neighbors: int | None = 10,
-    ) -> None:
-        self.horizon = horizon
-        self.margin = margin
-        self.among = among
-        self.max_neighbors = max_neighbors
+    horizon: float = param(1.0, gt=0.0)
+    margin: float = param(4.0, ge=0.0)
+    among: Any = group(check_among, None)
+    max_neighbors: int | None = param(10, ge=1, optional=True, whole=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         n = len(ctx)
-        horizon = ctx.param("horizon")
-        margin = ctx.param("margin")
-        pairs = self._candidates(ctx, horizon, margin)
+        params = ctx.params(self)
+        horizon = params.horizon
+        margin = params.margin
+        pairs = self._candidates(ctx, params, horizon, margin)
         force = np.zeros((n, 2))
         if not len(pairs):
             return force
@@ -256,74 +235,25 @@ class AvoidAgents(SteeringComponent):
         return force
 
     @staticmethod
-    def _candidates(ctx: SteeringContext, horizon: np.ndarray, margin: np.ndarray) -> NeighborPairs:
+    def _candidates(
+        ctx: SteeringContext, params: Any, horizon: np.ndarray, margin: np.ndarray
+    ) -> NeighborPairs:
         """The pairs to check: ``other`` are world slots, ``offset`` and ``distance`` now."""
-        world = ctx.world
-        velocity = ctx.world_velocity(world._rows)  # every agent, in the index's order
+        everybody = ctx.world_slots
+        velocity = ctx.world_velocity(everybody)
         vx, vy = velocity[:, 0], velocity[:, 1]
         fastest = math.sqrt(float((vx * vx + vy * vy).max()))
-        largest = float(ctx.world_radius(world._rows).max())
+        largest = float(ctx.world_radius(everybody).max())
         # No agent is faster than `fastest` or larger than `largest`: nobody farther than
         # this can come within radii + margin in `horizon` seconds.
         speed = ctx.speed
         clearance = ctx.radius + largest + margin
-        limit = ctx.param("max_neighbors")
+        limit = params.max_neighbors
         if np.isinf(limit).all():
-            return ctx.neighbors_among(horizon * (speed + fastest) + clearance, "among")
-        k = np.where(np.isinf(limit), len(world._rows), limit).astype(np.intp)
-        index = world._neighbor_index()
-        guess = ctx.state("neighbor_reach")
-        parts = []
-        # One look ahead per distinct horizon: an agent's neighbours do not depend on which
-        # agents share its batch.
-        for ahead, same in _distinct(LOOK_AHEAD * horizon):
-            # Where everybody will be `ahead` seconds from now, a pair that comes within
-            # `clearance` at any time in the horizon is within `reach` of each other.
-            moved = NeighborIndex(index.positions + velocity * ahead)
-            reach = ahead * (speed + fastest) + clearance
-            for value, group in ctx.groups("among"):
-                members = group if same is None else np.intersect1d(group, same)
-                rows = world._row_of_slot.take(ctx.slots.take(members))
-                mine = k.take(members)
-                query, other, dist2 = moved._nearest(
-                    rows, mine, reach.take(members), world._among_mask(value), guess.take(members)
-                )
-                guess[members] = _kth_distance(query, dist2, mine)
-                parts.append((members.take(query), rows.take(query), other))
-        ctx.set_state("neighbor_reach", guess)
-        query, rows, other = (
-            parts[0] if len(parts) == 1 else [np.concatenate(p) for p in zip(*parts, strict=True)]
-        )
-        # Offsets now, not `ahead`.
-        x, y = index._x, index._y
-        dx = x.take(other)
-        dx -= x.take(rows)
-        dy = y.take(other)
-        dy -= y.take(rows)
-        offset = np.empty((len(dx), 2))
-        offset[:, 0] = dx
-        offset[:, 1] = dy
-        dx *= dx
-        dy *= dy
-        dx += dy
-        return NeighborPairs(query, world._rows.take(other), offset, np.sqrt(dx), len(ctx))
-
-
-def _distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
-    """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
-    first = float(values[0])
-    if (values == first).all():
-        return [(first, None)]
-    return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
-
-
-def _kth_distance(query: np.ndarray, dist2: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Each asking agent's distance to its k-th neighbour, px; inf if it has fewer.
-
-    Pairs are grouped by ``query`` (0..len(k)-1), nearest first.
-    """
-    count = np.bincount(query, minlength=len(k))
-    kth = np.full(len(k), np.inf)
-    full = np.flatnonzero(count >= k)
-    kth[full] = np.sqrt(dist2.take(np.cumsum(count).take(full) - 1))
-    return kth
+            return ctx.neighbors(horizon * (speed + fastest) + clearance, params.among)
+        k = np.where(np.isinf(limit), len(everybody), limit).astype(np.intp)
+        # Where everybody will be `ahead` seconds from now, a pair that comes within
+        # `clearance` at any time in the horizon is within `reach` of each other.
+        ahead = LOOK_AHEAD * horizon
+        reach = ahead * (speed + fastest) + clearance
+        return ctx.nearest(k, reach, among=params.among, ahead=ahead)

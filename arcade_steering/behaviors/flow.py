@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .._params import FloatParam, ObjectParam
-from .._vec import lengths, normalize, scale_rows, where_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import group, param
+from .._util.vec import lengths, normalize, scale_rows, where_rows
 from ..debug import PATH_TUBE_COLOR, TARGET_COLOR, DebugRecorder
 from ..flowfield import FlowField
 from .seek import arrive_velocity, velocity_force
@@ -76,29 +76,22 @@ class FollowFlowField(SteeringComponent):
         ValueError: A parameter is out of range.
     """
 
-    batch_instances = True
-    field = ObjectParam(check_field)
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(
-        self, field: FlowField, slowing_radius: float = 100.0, tolerance: float = 2.0
-    ) -> None:
-        self.field = field
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    field: FlowField = group(check_field)
+    slowing_radius: float = param(100.0, gt=0.0)
+    tolerance: float = param(2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         force = np.zeros((len(ctx), 2))
-        for field, rows in ctx.groups("field"):
+        for field, rows in params.field:
             desired = flow_velocity(
                 field,
                 ctx.position[rows],
                 ctx.max_speed[rows],
                 (ctx.max_force / ctx.mass)[rows],
                 ctx.response_time[rows],
-                ctx.param("slowing_radius")[rows],
-                ctx.param("tolerance")[rows],
+                params.slowing_radius[rows],
+                params.tolerance[rows],
             )
             force[rows] = velocity_force(desired, ctx.velocity[rows], ctx.response_time[rows])
             if ctx.debug is not None:

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from .._params import BoolParam, FloatParam, ObjectParam
-from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import flag, group, param
+from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
 from ..neighbors import NeighborPairs
 from .seek import velocity_force
@@ -107,29 +107,16 @@ def check_among(name: str, value: Any) -> Any:
 class _GroupBehavior(SteeringComponent):
     """Shared parameters and neighbour query of the flocking rules."""
 
-    batch_instances = True
-    radius = FloatParam(minimum=0.0, exclusive=True)
-    among = ObjectParam(check_among)
-    fov = FloatParam(minimum=0.0, exclusive=True, maximum=360.0, optional=True)
-    debug_radius = BoolParam()
-
-    def __init__(
-        self,
-        radius: float,
-        among: Any = None,
-        fov: float | None = None,
-        *,
-        debug_radius: bool = False,
-    ) -> None:
-        self.radius = radius
-        self.among = among
-        self.fov = fov
-        self.debug_radius = debug_radius
+    radius: float = param(gt=0.0)
+    among: Any = group(check_among, None)
+    fov: float | None = param(None, gt=0.0, le=360.0)
+    debug_radius: bool = flag(False, kw_only=True)
 
     def _neighbors(self, ctx: SteeringContext) -> NeighborPairs:
-        radius = ctx.param("radius")
-        pairs = ctx.neighbors_among(radius, "among")
-        fov = ctx.param("fov")
+        params = ctx.params(self)
+        radius = params.radius
+        pairs = ctx.neighbors(radius, params.among)
+        fov = params.fov
         if len(pairs) and np.isfinite(fov).any():
             pairs = pairs.within_fov(np.arctan2(ctx.heading[:, 1], ctx.heading[:, 0]), fov)
         if ctx.debug is not None and self.debug_radius:
@@ -174,14 +161,13 @@ class Separation(_GroupBehavior):
         + _SHARED_DOC
     )
 
-    batch_instances = True
-
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         pairs = self._neighbors(ctx)
         if not len(pairs):
             return np.zeros((len(ctx), 2))
         query = pairs.query
-        reach = ctx.param("radius")
+        reach = params.radius
         push = separation_push(
             pairs.offset,
             pairs.distance,
@@ -207,8 +193,6 @@ class Alignment(_GroupBehavior):
         + _SHARED_DOC
     )
 
-    batch_instances = True
-
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         pairs = self._neighbors(ctx)
         if not len(pairs):
@@ -231,12 +215,11 @@ class Cohesion(_GroupBehavior):
         + _SHARED_DOC
     )
 
-    batch_instances = True
-
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         pairs = self._neighbors(ctx)
         if not len(pairs):
             return np.zeros((len(ctx), 2))
         center = pairs.mean(pairs.offset)
-        desired = cohesion_velocity(center, ctx.param("radius"), ctx.max_speed)
+        desired = cohesion_velocity(center, params.radius, ctx.max_speed)
         return divide_rows(desired, ctx.response_time)

@@ -13,13 +13,13 @@ leader stops, only the arrive is left and the follower stops on its station.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .._params import FloatParam, ObjectParam, TargetParam
-from .._validate import check_point
-from .._vec import (
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext, Targets
+from .._core.params import param, point, target
+from .._core.targets import TargetLike
+from .._util.vec import (
     divide_rows,
     lengths,
     normalize,
@@ -29,10 +29,7 @@ from .._vec import (
     truncate,
     where_rows,
 )
-from ..component import SteeringComponent
-from ..context import SteeringContext
 from ..debug import TARGET_COLOR
-from ..targets import TargetRef
 from .seek import arrive_velocity, velocity_force
 
 #: Below this speed (px/s) a leader keeps its last heading (as the world does for agents).
@@ -92,47 +89,33 @@ def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
 # -- leader parameter and heading ------------------------------------------------------------
 
 
-class LeaderParam(TargetParam):
-    """A leader: a sprite (anything with ``.position``) or a zero-argument callable.
-
-    A fixed point is refused: it has no heading to follow.
-    """
-
-    def validate(self, value: Any) -> TargetRef:
-        ref = TargetRef(value, self.name)
-        if not ref.moving:
-            raise TypeError(
-                f"{self.name} must be a sprite (anything with .position) or a zero-argument "
-                f"callable, got {type(value).__name__}"
-            )
-        return ref
-
-
-def leader_headings(ctx: SteeringContext, name: str = "leader") -> tuple[np.ndarray, np.ndarray]:
+def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, np.ndarray]:
     """Each agent's leader heading, kept while the leader stands still.
 
     Moving leaders head along their velocity; the last heading seen is kept in per-agent
     state. A leader attached to the world that has not moved yet heads the way the world says
     (its sprite's angle at attach).
 
+    Args:
+        ctx: The batch.
+        leader: Every agent's leader (a target parameter of the component).
+
     Returns:
         Unit headings ``(n, 2)`` (zero where unknown) and whether each is known ``(n,)``.
     """
-    velocity = ctx.target_velocity(name)
+    velocity = leader.velocity
     speed = lengths(velocity)
     moving = speed > LEADER_MIN_SPEED
     # Whole rows and a where(): masked gathers and scatters of (n, 2) rows cost more.
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
-    heading = where_rows(moving, fresh, ctx.state(f"{name}_heading", shape=(2,)))
+    heading = where_rows(moving, fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
     if unknown.any():
-        world = ctx.world
-        for leader, rows in ctx.groups(name):
-            rows = rows[unknown[rows]]
-            if len(rows) and hasattr(leader, "position") and leader in world:
-                heading[rows] = world.agent_of(leader).heading
+        slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
+        rows = np.flatnonzero(unknown & (slots >= 0))
+        heading[rows] = ctx.world_heading(slots.take(rows))
         unknown = np.isnan(heading[:, 0])
-    ctx.set_state(f"{name}_heading", heading)
+    ctx.set_state("leader_heading", heading)
     heading[unknown] = 0.0
     return heading, ~unknown
 
@@ -167,46 +150,33 @@ class FollowLeader(SteeringComponent):
             ``tolerance`` negative.
     """
 
-    batch_instances = True
-    leader = LeaderParam()
-    distance = FloatParam(minimum=0.0)
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(
-        self,
-        leader: Any,
-        distance: float = 40.0,
-        slowing_radius: float = 80.0,
-        tolerance: float = 2.0,
-    ) -> None:
-        self.leader = leader
-        self.distance = distance
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    leader: TargetLike = target(moving=True)
+    distance: float = param(40.0, ge=0.0)
+    slowing_radius: float = param(80.0, gt=0.0)
+    tolerance: float = param(2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        leader = ctx.target("leader")
-        heading, known = leader_headings(ctx)
+        params = ctx.params(self)
+        leader_target = params.leader
+        leader = leader_target.position
+        heading, known = leader_headings(ctx, leader_target)
         if not known.all():
             # Heading unknown: "behind" is the follower's own side, so it holds its distance.
             toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
             heading = where_rows(known, heading, toward)
-        distance = ctx.param("distance")
+        distance = params.distance
         behind = leader - scale_rows(heading, distance)
         if ctx.debug is not None:
             ctx.debug.points(behind, TARGET_COLOR)
         desired = station_velocity(
             ctx.position,
             behind,
-            scale_rows(
-                ctx.target_velocity("leader"), keep_pace(ctx.position - leader, heading, distance)
-            ),
+            scale_rows(leader_target.velocity, keep_pace(ctx.position - leader, heading, distance)),
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
-            ctx.param("slowing_radius"),
-            ctx.param("tolerance"),
+            params.slowing_radius,
+            params.tolerance,
         )
         return velocity_force(desired, ctx.velocity, ctx.response_time)
 
@@ -233,37 +203,24 @@ class OffsetPursuit(SteeringComponent):
         ValueError: A number is out of range.
     """
 
-    batch_instances = True
-    leader = LeaderParam()
-    offset = ObjectParam(check_point)
-    max_prediction = FloatParam(minimum=0.0)
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(
-        self,
-        leader: Any,
-        offset: tuple[float, float],
-        max_prediction: float = 1.0,
-        slowing_radius: float = 80.0,
-        tolerance: float = 2.0,
-    ) -> None:
-        self.leader = leader
-        self.offset = offset
-        self.max_prediction = max_prediction
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    leader: TargetLike = target(moving=True)
+    offset: tuple[float, float] = point()
+    max_prediction: float = param(1.0, ge=0.0)
+    slowing_radius: float = param(80.0, gt=0.0)
+    tolerance: float = param(2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        heading, known = leader_headings(ctx)
+        params = ctx.params(self)
+        leader = params.leader
+        heading, known = leader_headings(ctx, leader)
         heading[~known] = (1.0, 0.0)
-        slot = ctx.target("leader") + local_to_world(heading, ctx.param("offset"))
-        leader_velocity = ctx.target_velocity("leader")
+        slot = leader.position + local_to_world(heading, params.offset)
+        leader_velocity = leader.velocity
         # Predict only for the way to the braking zone: inside it, matching the leader's
         # velocity holds the slot exactly, and a look-ahead would shift it forwards.
-        slowing_radius = ctx.param("slowing_radius")
+        slowing_radius = params.slowing_radius
         remaining = np.maximum(lengths(slot - ctx.position) - slowing_radius, 0.0)
-        lookahead = np.minimum(remaining / ctx.max_speed, ctx.param("max_prediction"))
+        lookahead = np.minimum(remaining / ctx.max_speed, params.max_prediction)
         aim = slot + scale_rows(leader_velocity, lookahead)
         if ctx.debug is not None:
             ctx.debug.points(aim, TARGET_COLOR)
@@ -275,6 +232,6 @@ class OffsetPursuit(SteeringComponent):
             ctx.max_force / ctx.mass,
             ctx.response_time,
             slowing_radius,
-            ctx.param("tolerance"),
+            params.tolerance,
         )
         return velocity_force(desired, ctx.velocity, ctx.response_time)

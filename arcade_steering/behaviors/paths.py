@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._params import BoolParam, ChoiceParam, FloatParam, ObjectParam, Param
-from .._path_pack import PathPack, pack_of
-from .._vec import perpendicular, scale_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import Groups, choice, flag, group, param
+from .._util.vec import perpendicular, scale_rows
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
+from ..path.pack import PathPack, pack_of
 from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 
@@ -32,15 +32,13 @@ def check_path(name: str, value: Any) -> Path:
     return value
 
 
-class DirectionParam(Param):
-    """+1 (from the first point to the last) or -1 (the other way); gathered per agent."""
-
-    def validate(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{self.name} must be 1 or -1, got {type(value).__name__}")
-        if value not in (1, -1):
-            raise ValueError(f"{self.name} must be 1 or -1, got {value!r}")
-        return int(value)
+def check_direction(name: str, value: Any) -> int:
+    """+1 (from the first point to the last) or -1 (the other way), else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be 1 or -1, got {type(value).__name__}")
+    if value not in (1, -1):
+        raise ValueError(f"{name} must be 1 or -1, got {value!r}")
+    return int(value)
 
 
 class FollowPath(SteeringComponent):
@@ -88,55 +86,32 @@ class FollowPath(SteeringComponent):
         ValueError: A value is out of range, ``at_end`` unknown or ``direction`` not 1 or -1.
     """
 
-    batch_instances = True
-    path = ObjectParam(check_path)
-    prediction = FloatParam(minimum=0.0)
-    look_ahead = FloatParam(minimum=0.0)
-    min_look_ahead = FloatParam(minimum=0.0)
-    always = BoolParam()
-    at_end = ChoiceParam(("stop", "loop", "reverse"))
-    direction = DirectionParam()
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(
-        self,
-        path: Path,
-        prediction: float = 0.3,
-        look_ahead: float = 0.3,
-        min_look_ahead: float = 20.0,
-        *,
-        always: bool = False,
-        at_end: str = "stop",
-        direction: int = 1,
-        slowing_radius: float = 100.0,
-        tolerance: float = 2.0,
-    ) -> None:
-        self.path = path
-        self.prediction = prediction
-        self.look_ahead = look_ahead
-        self.min_look_ahead = min_look_ahead
-        self.always = always
-        self.at_end = at_end
-        self.direction = direction
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    path: Path = group(check_path)
+    prediction: float = param(0.3, ge=0.0)
+    look_ahead: float = param(0.3, ge=0.0)
+    min_look_ahead: float = param(20.0, ge=0.0)
+    always: bool = flag(False, kw_only=True)
+    at_end: str = choice(("stop", "loop", "reverse"), "stop", kw_only=True)
+    direction: int = param(1, check=check_direction, kw_only=True)
+    slowing_radius: float = param(100.0, gt=0.0, kw_only=True)
+    tolerance: float = param(2.0, ge=0.0, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        pack, which = path_pack(ctx)
+        params = ctx.params(self)
+        pack, which = path_pack(ctx, params.path)
         # Per-agent state in 1-D arrays (gathering (n, k) rows is several times slower).
         # A new agent, or one whose component now holds another path, starts afresh.
         progress = ctx.state("progress")
         key = pack.per_row(pack.keys, which)
         progress[ctx.state("path") != key] = np.nan
         fresh = np.isnan(progress)
-        direction = sense = ctx.param("direction")
+        direction = sense = params.direction
         # Only a "reverse" agent turns round; homing happens only on open paths.
         if self.at_end == "reverse":
             sense = ctx.state("sense")
             sense = np.where(fresh | np.isnan(sense), direction, sense)
         homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
-        params = FollowParams(*(ctx.param(name) for name in FollowParams._fields))
+        settings = FollowParams(*(getattr(params, name) for name in FollowParams._fields))
         step = follow_path(
             pack,
             which,
@@ -146,7 +121,7 @@ class FollowPath(SteeringComponent):
             ctx.max_force / ctx.mass,
             ctx.response_time,
             FollowState(progress, sense, homing),
-            params,
+            settings,
             ctx.dt,
             always=self.always,
             at_end=self.at_end,
@@ -181,17 +156,13 @@ class StayOnPath(SteeringComponent):
         ValueError: ``prediction`` is negative or not finite.
     """
 
-    batch_instances = True
-    path = ObjectParam(check_path)
-    prediction = FloatParam(minimum=0.0)
-
-    def __init__(self, path: Path, prediction: float = 0.3) -> None:
-        self.path = path
-        self.prediction = prediction
+    path: Path = group(check_path)
+    prediction: float = param(0.3, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        pack, which = path_pack(ctx)
-        predicted = ctx.position + scale_rows(ctx.velocity, ctx.param("prediction"))
+        params = ctx.params(self)
+        pack, which = path_pack(ctx, params.path)
+        predicted = ctx.position + scale_rows(ctx.velocity, params.prediction)
         near = pack.project_all(which, predicted)
         outside = near.offset > near.radius
         desired = seek_velocity(ctx.position, near.point, ctx.max_speed)
@@ -205,13 +176,13 @@ class StayOnPath(SteeringComponent):
         return force
 
 
-def path_pack(ctx: SteeringContext, name: str = "path") -> tuple[PathPack, np.ndarray]:
-    """The distinct paths of the batch's parameter ``name`` and each agent's index into them."""
-    groups = ctx.groups(name)
+def path_pack(ctx: SteeringContext, groups: Groups) -> tuple[PathPack, np.ndarray]:
+    """The distinct paths of the batch (a path parameter's groups) and each agent's index
+    into them."""
     if len(groups) == 1:
         return pack_of([groups[0][0]]), np.zeros(len(ctx), dtype=np.intp)
     # Several paths: packed once, again only when one of them changes (or the groups do).
-    packed = ctx._node.cached(("path_pack", name), lambda node: {})
+    packed = ctx.node_cache(("path_pack", id(groups)), dict)
     versions = tuple(path.version for path, _ in groups)
     if packed.get("versions") != versions:
         which = np.zeros(len(ctx), dtype=np.intp)

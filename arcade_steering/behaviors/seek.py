@@ -6,14 +6,13 @@ classes hold parameters and gather them per agent.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .._params import FloatParam, TargetParam
-from .._vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import param, target
+from .._core.targets import TargetLike
+from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
 from ..debug import TARGET_COLOR
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -107,14 +106,11 @@ class Seek(SteeringComponent):
             callable returning ``(x, y)``.
     """
 
-    batch_instances = True
-    target = TargetParam()
-
-    def __init__(self, target: Any) -> None:
-        self.target = target
+    target: TargetLike = target()
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        target = ctx.target()
+        params = ctx.params(self)
+        target = params.target.position
         _record_targets(ctx, target)
         desired = seek_velocity(ctx.position, target, ctx.max_speed)
         return velocity_force(desired, ctx.velocity, ctx.response_time)
@@ -130,20 +126,16 @@ class Flee(SteeringComponent):
         panic_distance: Distance (px) inside which the agent flees; None for everywhere.
     """
 
-    batch_instances = True
-    target = TargetParam()
-    panic_distance = FloatParam(minimum=0.0, exclusive=True, optional=True)
-
-    def __init__(self, target: Any, panic_distance: float | None = None) -> None:
-        self.target = target
-        self.panic_distance = panic_distance
+    target: TargetLike = target()
+    panic_distance: float | None = param(None, gt=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         desired = flee_velocity(
             ctx.position,
-            ctx.target(),
+            params.target.position,
             ctx.max_speed,
-            ctx.param("panic_distance"),
+            params.panic_distance,
             _fallback_directions(ctx),
         )
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
@@ -162,18 +154,13 @@ class Arrive(SteeringComponent):
         tolerance: Distance (px) counted as arrived: the agent stops within it.
     """
 
-    batch_instances = True
-    target = TargetParam()
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(self, target: Any, slowing_radius: float = 100.0, tolerance: float = 2.0) -> None:
-        self.target = target
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    target: TargetLike = target()
+    slowing_radius: float = param(100.0, gt=0.0)
+    tolerance: float = param(2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        target = ctx.target()
+        params = ctx.params(self)
+        target = params.target.position
         _record_targets(ctx, target)
         desired = arrive_velocity(
             ctx.position,
@@ -181,8 +168,8 @@ class Arrive(SteeringComponent):
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
-            ctx.param("slowing_radius"),
-            ctx.param("tolerance"),
+            params.slowing_radius,
+            params.tolerance,
         )
         return velocity_force(desired, ctx.velocity, ctx.response_time)
 
@@ -196,21 +183,17 @@ class Pursue(SteeringComponent):
         max_prediction: Longest look-ahead, seconds.
     """
 
-    batch_instances = True
-    quarry = TargetParam()
-    max_prediction = FloatParam(minimum=0.0)
-
-    def __init__(self, quarry: Any, max_prediction: float = 1.0) -> None:
-        self.quarry = quarry
-        self.max_prediction = max_prediction
+    quarry: TargetLike = target()
+    max_prediction: float = param(1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         aim = predicted_position(
             ctx.position,
-            ctx.target("quarry"),
-            ctx.target_velocity("quarry"),
+            params.quarry.position,
+            params.quarry.velocity,
             ctx.max_speed,
-            ctx.param("max_prediction"),
+            params.max_prediction,
         )
         _record_targets(ctx, aim)
         desired = seek_velocity(ctx.position, aim, ctx.max_speed)
@@ -227,27 +210,20 @@ class Evade(SteeringComponent):
         max_prediction: Longest look-ahead, seconds.
     """
 
-    batch_instances = True
-    threat = TargetParam()
-    threat_range = FloatParam(minimum=0.0, exclusive=True, optional=True)
-    max_prediction = FloatParam(minimum=0.0)
-
-    def __init__(
-        self, threat: Any, threat_range: float | None = None, max_prediction: float = 1.0
-    ) -> None:
-        self.threat = threat
-        self.threat_range = threat_range
-        self.max_prediction = max_prediction
+    threat: TargetLike = target()
+    threat_range: float | None = param(None, gt=0.0)
+    max_prediction: float = param(1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        threat = ctx.target("threat")
-        in_range = lengths(threat - ctx.position) < ctx.param("threat_range")
+        params = ctx.params(self)
+        threat = params.threat.position
+        in_range = lengths(threat - ctx.position) < params.threat_range
         aim = predicted_position(
             ctx.position,
             threat,
-            ctx.target_velocity("threat"),
+            params.threat.velocity,
             ctx.max_speed,
-            ctx.param("max_prediction"),
+            params.max_prediction,
         )
         desired = flee_velocity(
             ctx.position,

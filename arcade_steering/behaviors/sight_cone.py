@@ -8,17 +8,16 @@ first in a :class:`~arcade_steering.PriorityBlend`.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .._params import FloatParam
-from .._vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext, Targets
+from .._core.params import param, target
+from .._core.targets import TargetLike
+from .._util.vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
-from .leader import LeaderParam, leader_headings
+from .leader import leader_headings
 
 #: How much "away from the leader's predicted position" counts next to "out sideways".
 AWAY_WEIGHT = 0.5
@@ -101,33 +100,22 @@ class EvadeSightCone(SteeringComponent):
         ValueError: ``length`` negative or ``half_angle`` outside (0, 180].
     """
 
-    batch_instances = True
-    leader = LeaderParam()
-    length = FloatParam(minimum=0.0)
-    half_angle = FloatParam(minimum=0.0, exclusive=True, maximum=180.0)
-    max_prediction = FloatParam(minimum=0.0)
-
-    def __init__(
-        self,
-        leader: Any,
-        length: float = 120.0,
-        half_angle: float = 30.0,
-        max_prediction: float = 1.0,
-    ) -> None:
-        self.leader = leader
-        self.length = length
-        self.half_angle = half_angle
-        self.max_prediction = max_prediction
+    leader: TargetLike = target(moving=True)
+    length: float = param(120.0, ge=0.0)
+    half_angle: float = param(30.0, gt=0.0, le=180.0)
+    max_prediction: float = param(1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        leader = ctx.target("leader")
-        heading, _ = leader_headings(ctx)
-        length = ctx.param("length")
-        half_angle = np.radians(ctx.param("half_angle"))
+        params = ctx.params(self)
+        leader_target = params.leader
+        leader = leader_target.position
+        heading, _ = leader_headings(ctx, leader_target)
+        length = params.length
+        half_angle = np.radians(params.half_angle)
         offset = ctx.position - leader
         inside, depth = in_sight(offset, heading, length, half_angle)
         if ctx.debug is not None:
-            _record_cones(ctx, leader, heading, length, half_angle)
+            _record_cones(ctx, leader_target, leader, heading, length, half_angle)
         force = np.zeros((len(ctx), 2))
         if not inside.any():
             return force
@@ -136,8 +124,8 @@ class EvadeSightCone(SteeringComponent):
         # rushing at the leader leaves by the side it will pass on, without braking first.
         _, gap = closest_approach(
             -offset[rows],
-            ctx.target_velocity("leader")[rows] - ctx.velocity[rows],
-            ctx.param("max_prediction")[rows],
+            leader_target.velocity[rows] - ctx.velocity[rows],
+            params.max_prediction[rows],
         )
         # Followers dead on the axis split left and right, deterministically.
         fallback = np.where(ctx.slots[rows] % 2 == 0, 1.0, -1.0)
@@ -149,13 +137,14 @@ class EvadeSightCone(SteeringComponent):
 
 def _record_cones(
     ctx: SteeringContext,
+    leader_target: Targets,
     leader: np.ndarray,
     heading: np.ndarray,
     length: np.ndarray,
     half_angle: np.ndarray,
 ) -> None:
     """Outline each distinct leader's view once, however many followers it has."""
-    first = np.array([rows[0] for _, rows in ctx.groups("leader")], dtype=np.intp)
+    first = np.unique(leader_target.which, return_index=True)[1]
     first = first[heading[first].any(axis=1)]
     if not len(first):
         return

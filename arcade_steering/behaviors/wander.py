@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._params import FloatParam
-from .._vec import perpendicular, scale_rows
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import param
+from .._util.vec import perpendicular, scale_rows
 from ..debug import TARGET_COLOR
 from .seek import seek_velocity, velocity_force
 
@@ -38,30 +38,23 @@ class Wander(SteeringComponent):
         jitter: Angular random walk of the point on the circle, radians per sqrt(second).
     """
 
-    batch_instances = True
-    radius = FloatParam(minimum=0.0)
-    distance = FloatParam(minimum=0.0)
-    jitter = FloatParam(minimum=0.0)
-
-    def __init__(self, radius: float = 30.0, distance: float = 60.0, jitter: float = 3.0) -> None:
-        self.radius = radius
-        self.distance = distance
-        self.jitter = jitter
+    radius: float = param(30.0, ge=0.0)
+    distance: float = param(60.0, ge=0.0)
+    jitter: float = param(3.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
+        params = ctx.params(self)
         n = len(ctx)
         angle = ctx.state("angle")
         fresh = np.isnan(angle)
         angle[fresh] = ctx.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
-        angle += ctx.param("jitter") * np.sqrt(ctx.dt) * ctx.rng.standard_normal(n)
+        angle += params.jitter * np.sqrt(ctx.dt) * ctx.rng.standard_normal(n)
         angle = (angle + np.pi) % (2.0 * np.pi) - np.pi
         ctx.set_state("angle", angle)
-        targets = wander_targets(
-            ctx.position, ctx.heading, angle, ctx.param("radius"), ctx.param("distance")
-        )
+        targets = wander_targets(ctx.position, ctx.heading, angle, params.radius, params.distance)
         if ctx.debug is not None:
-            centers = ctx.position + scale_rows(ctx.heading, ctx.param("distance"))
-            ctx.debug.circles(centers, ctx.param("radius"), TARGET_COLOR)
+            centers = ctx.position + scale_rows(ctx.heading, params.distance)
+            ctx.debug.circles(centers, params.radius, TARGET_COLOR)
             ctx.debug.points(targets, TARGET_COLOR)
         desired = seek_velocity(ctx.position, targets, ctx.max_speed)
         return velocity_force(desired, ctx.velocity, ctx.response_time)

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .._params import ChoiceParam, FloatParam, ObjectParam
-from .._validate import check_array
-from .._vec import lengths
-from ..component import SteeringComponent
-from ..context import SteeringContext
+from .._core.component import SteeringComponent
+from .._core.context import SteeringContext
+from .._core.params import choice, group, param
+from .._util.validate import check_array
+from .._util.vec import lengths
 from ..debug import PATH_COLOR, TARGET_COLOR
 from ..path import Path
 from .seek import arrive_velocity, seek_velocity, velocity_force
@@ -158,38 +158,23 @@ class FollowWaypoints(SteeringComponent):
             an unknown ``mode``.
     """
 
-    batch_instances = True
-    points = ObjectParam(check_waypoints)
-    arrive_radius = FloatParam(minimum=0.0, exclusive=True)
-    mode = ChoiceParam(MODES)
-    slowing_radius = FloatParam(minimum=0.0, exclusive=True)
-    tolerance = FloatParam(minimum=0.0)
-
-    def __init__(
-        self,
-        points: Any,
-        arrive_radius: float = 24.0,
-        mode: str = "loop",
-        *,
-        slowing_radius: float = 100.0,
-        tolerance: float = 2.0,
-    ) -> None:
-        self.points = points
-        self.arrive_radius = arrive_radius
-        self.mode = mode
-        self.slowing_radius = slowing_radius
-        self.tolerance = tolerance
+    points: Any = group(check_waypoints)
+    arrive_radius: float = param(24.0, gt=0.0)
+    mode: str = choice(MODES, "loop")
+    slowing_radius: float = param(100.0, gt=0.0, kw_only=True)
+    tolerance: float = param(2.0, ge=0.0, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         # Every distinct list's points in one array; each agent indexes its own run of it.
-        groups = ctx.groups("points")
+        params = ctx.params(self)
+        groups = params.points
         lists = [value.points if isinstance(value, Path) else value for value, _ in groups]
         counts = np.array([len(points) for points in lists], dtype=float)
         starts = np.concatenate(([0], np.cumsum(counts[:-1]))).astype(np.intp)
         points = lists[0] if len(lists) == 1 else np.concatenate(lists)
         which = np.zeros(len(ctx), dtype=np.intp)
-        for group, (_, rows) in enumerate(groups[1:], start=1):
-            which[rows] = group
+        for number, (_, rows) in enumerate(groups[1:], start=1):
+            which[rows] = number
         count, first = counts[which], starts[which]
 
         state = ctx.state("waypoint", shape=(2,))
@@ -202,7 +187,7 @@ class FollowWaypoints(SteeringComponent):
             index,
             state[:, 1],
             ctx.position,
-            ctx.param("arrive_radius"),
+            params.arrive_radius,
             self.mode,
         )
         ctx.set_state("waypoint", np.column_stack((index, sense)))
@@ -217,8 +202,8 @@ class FollowWaypoints(SteeringComponent):
                 ctx.max_speed[last],
                 (ctx.max_force / ctx.mass)[last],
                 ctx.response_time[last],
-                ctx.param("slowing_radius")[last],
-                ctx.param("tolerance")[last],
+                params.slowing_radius[last],
+                params.tolerance[last],
             )
         if ctx.debug is not None:
             for value, own in zip(groups, lists, strict=True):

@@ -14,7 +14,7 @@ import pytiled_parser
 from pytiled_parser import tiled_object
 
 from .. import geometry
-from .._validate import check_positive
+from .._util.validate import check_positive
 from ..path import Path
 from ..world import SteeringWorld
 from ._errors import LevelError

@@ -1,8 +1,4 @@
-"""Column arrays with fixed slots, a free list and capacity doubling.
-
-The same trick as arcade's ``SpriteList``: an agent keeps its row (slot) while attached, a
-detached agent's slot is reused, and arrays grow by doubling so attaching is amortised O(1).
-"""
+"""Per-agent state of components (a wander angle, progress along a path), by state key."""
 
 from __future__ import annotations
 
@@ -10,45 +6,7 @@ from collections.abc import Hashable
 
 import numpy as np
 
-
-class SlotArrays:
-    """Named arrays sharing one first dimension (the slot), plus a free list.
-
-    Args:
-        columns: ``name -> (trailing shape, dtype, fill)`` for each column.
-        capacity: Initial number of slots.
-    """
-
-    def __init__(
-        self, columns: dict[str, tuple[tuple[int, ...], type, object]], capacity: int = 64
-    ) -> None:
-        self._columns = columns
-        self.capacity = capacity
-        self.arrays = {
-            name: np.full((capacity, *shape), fill, dtype=dtype)
-            for name, (shape, dtype, fill) in columns.items()
-        }
-        self._free = list(range(capacity - 1, -1, -1))
-
-    def allocate(self) -> int:
-        """Take a free slot, doubling the capacity if none is left."""
-        if not self._free:
-            self._grow(self.capacity * 2)
-        return self._free.pop()
-
-    def release(self, slot: int) -> None:
-        """Give ``slot`` back and reset its row to each column's fill value."""
-        for name, (_, _, fill) in self._columns.items():
-            self.arrays[name][slot] = fill
-        self._free.append(slot)
-
-    def _grow(self, capacity: int) -> None:
-        for name, (shape, dtype, fill) in self._columns.items():
-            grown = np.full((capacity, *shape), fill, dtype=dtype)
-            grown[: self.capacity] = self.arrays[name]
-            self.arrays[name] = grown
-        self._free.extend(range(capacity - 1, self.capacity - 1, -1))
-        self.capacity = capacity
+__all__ = ["StateStore"]
 
 
 class StateStore:

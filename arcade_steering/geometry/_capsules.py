@@ -2,86 +2,32 @@
 
 :class:`CapsuleQueries` holds walls and obstacles as capsules (a core segment ``a -> b`` with
 a radius; a circle has ``a == b``) in column arrays, with uniform grids for the broad phase
-(:mod:`arcade_steering._grid`) and the narrow-phase kernels of
-:mod:`arcade_steering._geometry_kernels`. :class:`~arcade_steering.geometry.StaticGeometry`
-fills it from a pymunk space; nothing here knows pymunk or arcade.
+(:mod:`~arcade_steering.geometry._broad_phase`) and the narrow-phase kernels of
+:mod:`~arcade_steering.geometry._kernels`. :class:`~arcade_steering.geometry.StaticGeometry`
+fills it from a pymunk space and adds the checked public queries; nothing here knows pymunk
+or arcade.
 
-The per-frame methods (:meth:`~CapsuleQueries.cast`, :meth:`~CapsuleQueries.near`,
-:meth:`~CapsuleQueries.pairs` and the pair-level ones) skip argument checks and hold 2-D
-vectors as complex numbers ``x + iy`` where that saves numpy calls: at the sizes steering
-works with, the count of numpy calls, not the rows, sets the cost.
+These are the per-frame methods: they skip argument checks and hold 2-D vectors as complex numbers
+``x + iy`` where that saves numpy calls: at the sizes steering works with, the count of numpy calls,
+not the rows, sets the cost.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import numpy as np
 
-from arcade_steering import _geometry_kernels as _k
-from arcade_steering._grid import BroadPhase
+from . import _kernels as _k
+from ._broad_phase import BroadPhase
+from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
-__all__ = ["KIND_NONE", "KIND_OBSTACLE", "KIND_WALL", "CapsuleQueries", "NearestHits", "RayHits"]
-
-#: Values of the ``kind`` field of :class:`RayHits` and :class:`NearestHits`.
-KIND_NONE, KIND_WALL, KIND_OBSTACLE = 0, 1, 2
+__all__ = ["CapsuleQueries", "Kinds"]
 
 Kinds = Literal["walls", "obstacles", "all"]
 _KINDS = ("walls", "obstacles", "all")
 #: Below this distance (px) from a core a direction from the core is not trusted.
 _ON_CORE = 1e-9
-
-
-# --------------------------------------------------------------------------- query results
-
-
-class RayHits(NamedTuple):
-    """First contacts of ``n`` swept circles (rays), from :meth:`StaticGeometry.raycast`.
-
-    Attributes:
-        hit: ``[n]`` bool, whether the ray touches a shape.
-        alpha: ``[n]`` fraction of the ray travelled at first contact, in [0, 1]; 1 where
-            no hit, 0 where the ray starts inside (or touching and moving into) a shape.
-        point: ``[n, 2]`` px, the ray's position (the swept circle's centre) at first
-            contact; the end where no hit. The contact on the surface is
-            ``point - normal * inflate``.
-        normal: ``[n, 2]`` unit outward surface normal at the contact; for a ray starting
-            inside, the outward gradient at the start (as :meth:`StaticGeometry.nearest`);
-            zero where no hit.
-        shape: ``[n]`` int, index into :attr:`StaticGeometry.shapes`, -1 where no hit.
-        kind: ``[n]`` int8, :data:`KIND_WALL`, :data:`KIND_OBSTACLE` or :data:`KIND_NONE`.
-    """
-
-    hit: np.ndarray
-    alpha: np.ndarray
-    point: np.ndarray
-    normal: np.ndarray
-    shape: np.ndarray
-    kind: np.ndarray
-
-
-class NearestHits(NamedTuple):
-    """Nearest surfaces to ``n`` points, from :meth:`StaticGeometry.nearest`.
-
-    Attributes:
-        found: ``[n]`` bool, whether a surface lies within ``max_distance``.
-        distance: ``[n]`` px, signed distance to the nearest surface (negative inside);
-            ``max_distance`` where not found, so it is always finite.
-        point: ``[n, 2]`` px, the closest point on that surface; the query point where not
-            found.
-        normal: ``[n, 2]`` unit outward gradient of the distance at the query point (for a
-            point on a segment's centre line, the segment's ``normal``, i.e. its right
-            normal; at a circle's centre, +y; both as pymunk); zero where not found.
-        shape: ``[n]`` int, index into :attr:`StaticGeometry.shapes`, -1 where not found.
-        kind: ``[n]`` int8, :data:`KIND_WALL`, :data:`KIND_OBSTACLE` or :data:`KIND_NONE`.
-    """
-
-    found: np.ndarray
-    distance: np.ndarray
-    point: np.ndarray
-    normal: np.ndarray
-    shape: np.ndarray
-    kind: np.ndarray
 
 
 # --------------------------------------------------------------------------- the queries
@@ -173,45 +119,6 @@ class CapsuleQueries:
         self._broad = BroadPhase(a, b, radius)
 
     # ----------------------------------------------------------------------- queries
-
-    def raycast(
-        self,
-        starts: np.ndarray,
-        ends: np.ndarray,
-        inflate: float | np.ndarray = 0.0,
-        kinds: Kinds = "all",
-    ) -> RayHits:
-        """First contact of circles of radius ``inflate`` swept from ``starts`` to ``ends``.
-
-        Equivalent to casting thin rays against shapes grown by ``inflate``: segments become
-        capsules of radius ``segment radius + inflate``, circles discs of ``radius + inflate``.
-        A ray starting inside a grown shape hits it at alpha 0, with the outward gradient at
-        the start as normal (the deepest shape wins where several overlap); one starting
-        exactly on a surface hits at alpha 0 only if it moves inwards. A zero-length ray
-        (start == end) is a point test. Rays up to about 500 px long (with ``inflate``)
-        cost a few numpy calls per ray batch, whatever their number; longer ones visit every
-        grid cell of their bounding boxes.
-
-        Args:
-            starts: Ray starts, shape ``[n, 2]``, world px; ``n`` may be 0.
-            ends: Ray ends, shape ``[n, 2]``, world px.
-            inflate: Radius of the swept circle in px, >= 0: a scalar or shape ``[n]``.
-            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
-
-        Returns:
-            A :class:`RayHits` of ``n`` rows, all finite.
-
-        Raises:
-            TypeError: A non-numeric argument.
-            ValueError: Bad shapes, non-finite values, negative ``inflate`` or unknown
-                ``kinds``.
-        """
-        s = _rows(starts, "starts")
-        e = _rows(ends, "ends")
-        if e.shape != s.shape:
-            raise ValueError(f"ends must have the shape of starts {s.shape}, got {e.shape}")
-        grow = _per_row(inflate, len(s), "inflate")
-        return self.cast(s, e, grow, kinds)
 
     def cast(
         self,
@@ -397,36 +304,6 @@ class CapsuleQueries:
         shape.ravel()[at] = j
         return alpha, normal, shape
 
-    def nearest(
-        self,
-        points: np.ndarray,
-        max_distance: float | np.ndarray,
-        kinds: Kinds = "all",
-    ) -> NearestHits:
-        """Nearest shape surface to each point, within ``max_distance``.
-
-        Matches ``space.point_query_nearest(point, max_distance, filter)``: the shape with
-        the smallest signed distance wins (the deepest one where shapes overlap), except
-        that a surface exactly ``max_distance`` away counts as found. Cost grows with
-        ``max_distance``: keep it to what the caller needs.
-
-        Args:
-            points: Query points, shape ``[n, 2]``, world px; ``n`` may be 0.
-            max_distance: Search radius in px, finite and >= 0: a scalar or shape ``[n]``.
-            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
-
-        Returns:
-            A :class:`NearestHits` of ``n`` rows, all finite.
-
-        Raises:
-            TypeError: A non-numeric argument.
-            ValueError: Bad shapes, non-finite values, negative ``max_distance`` or unknown
-                ``kinds``.
-        """
-        p = _rows(points, "points")
-        reach = _per_row(max_distance, len(p), "max_distance")
-        return self.near(p, reach, kinds)
-
     def near(
         self,
         points: np.ndarray,
@@ -500,34 +377,6 @@ class CapsuleQueries:
         point[at, 0] = cx + sh[_k.RAD] * gx
         point[at, 1] = cy + sh[_k.RAD] * gy
         return NearestHits(found, distance, point, normal, shape, kind)
-
-    def candidates(
-        self, points: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Shapes that may lie within ``reach`` of each point: a broad phase for callers
-        running their own exact tests (a detection box, a cone) over the pairs.
-
-        Every shape whose surface is within ``reach`` of a point is listed for it, once;
-        some farther ones may be listed too.
-
-        Args:
-            points: Query points, shape ``[n, 2]``, world px.
-            reach: Search radius in px, finite and >= 0: a scalar or shape ``[n]``.
-            kinds: ``"walls"`` (segments), ``"obstacles"`` (circles) or ``"all"``.
-
-        Returns:
-            ``(rows, shapes)``: two ``[p]`` int arrays, a query row and an index into
-            :attr:`shapes` per pair, ``rows`` ascending.
-        """
-        p = _rows(points, "points")
-        radius = _per_row(reach, len(p), "reach")
-        per_row = isinstance(radius, np.ndarray)
-
-        def bounds() -> tuple[np.ndarray, np.ndarray]:
-            pad = radius[:, None] if per_row else radius
-            return p - pad, p + pad
-
-        return self._broad.pairs(*self._kind_rows(kinds), p[:, 0], p[:, 1], radius, bounds)
 
     def pairs(
         self, x: np.ndarray, y: np.ndarray, reach: float | np.ndarray, kinds: Kinds = "all"
@@ -630,36 +479,3 @@ class CapsuleQueries:
 def _complex(points: np.ndarray) -> np.ndarray:
     """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
     return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
-
-
-def _rows(value: object, name: str) -> np.ndarray:
-    """Validate ``[n, 2]`` finite coordinates (an empty sequence is ``[0, 2]``)."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of (x, y) rows") from None
-    if arr.size == 0:
-        arr = arr.reshape(0, 2)
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite")
-    return arr
-
-
-def _per_row(value: object, n: int, name: str) -> float | np.ndarray:
-    """Validate a finite, non-negative scalar or ``[n]`` array."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or an array of numbers") from None
-    if arr.ndim == 0:
-        scalar = float(arr)
-        if not np.isfinite(scalar) or scalar < 0.0:
-            raise ValueError(f"{name} must be finite and >= 0, got {scalar}")
-        return scalar
-    if arr.shape != (n,):
-        raise ValueError(f"{name} must be a scalar or have shape ({n},), got {arr.shape}")
-    if not (np.isfinite(arr).all() and (arr >= 0.0).all()):
-        raise ValueError(f"{name} must be finite and >= 0")
-    return arr

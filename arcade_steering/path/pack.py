@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .path import Path
+from .polyline import Path
 
 # Rows of Path._segment_table().
 _X, _Y, _DX, _DY, _AT, _SPAN, _RADIUS = range(7)

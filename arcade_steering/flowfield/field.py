@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pymunk
 
-from ._flow_grid import (
+from .._util.validate import check_array, check_point, check_positive
+from ._grid import (
     descent_directions,
     distance_field,
     escape_distances,
@@ -26,7 +27,6 @@ from ._flow_grid import (
     grid_steps,
     passable_steps,
 )
-from ._validate import check_array, check_point, check_positive
 
 __all__ = ["FlowField"]
 
@@ -152,8 +152,8 @@ class FlowField:
                 parameter has the wrong type.
             ValueError: ``goal`` lies outside ``bounds``, or a parameter has a bad value.
         """
-        from .geometry import StaticGeometry
-        from .world import SteeringWorld
+        from ..geometry import StaticGeometry
+        from ..world import SteeringWorld
 
         if isinstance(world, SteeringWorld):
             space = world.space

@@ -1,24 +1,8 @@
-"""Walls and obstacles in a :class:`pymunk.Space`, and batched numpy queries over them.
+"""Walls and obstacles as shapes in a :class:`pymunk.Space`: adding, tagging, removing.
 
-This is the one module that talks to pymunk. Walls are :class:`pymunk.Segment` shapes and
-obstacles :class:`pymunk.Circle` shapes on a static body; :class:`StaticGeometry` mirrors every
-static segment and circle of a space into numpy arrays and answers many ray casts or
-nearest-surface queries per call, for the per-frame hot path.
-
-Example:
-    >>> import pymunk
-    >>> space = pymunk.Space()
-    >>> wall = add_wall(space, (0, 0), (100, 0), thickness=4)
-    >>> post = add_obstacle(space, (50, 60), 10)
-    >>> geo = StaticGeometry()
-    >>> geo.sync(space)
-    True
-    >>> hits = geo.raycast([[50, 20]], [[50, -20]])
-    >>> bool(hits.hit[0]), float(hits.alpha[0]), hits.normal[0].tolist()
-    (True, 0.45, [0.0, 1.0])
-    >>> near = geo.nearest([[50, 40]], max_distance=50)
-    >>> float(near.distance[0]), geo.shapes[near.shape[0]] is post
-    (10.0, True)
+This is the one module that creates pymunk shapes. Walls are :class:`pymunk.Segment` shapes
+and obstacles :class:`pymunk.Circle` shapes on the space's static body, tagged with
+:data:`GEOMETRY_FILTER` and :data:`WALL_COLLISION_TYPE`.
 """
 
 from __future__ import annotations
@@ -30,27 +14,12 @@ from numbers import Real
 import numpy as np
 import pymunk
 
-from arcade_steering._capsule_queries import (
-    KIND_NONE,
-    KIND_OBSTACLE,
-    KIND_WALL,
-    CapsuleQueries,
-    NearestHits,
-    RayHits,
-)
-
-from ._validate import check_bool, check_point, check_points
+from .._util.validate import check_bool, check_point, check_points
 
 __all__ = [
     "GEOMETRY_FILTER",
-    "KIND_NONE",
-    "KIND_OBSTACLE",
-    "KIND_WALL",
     "WALL_CATEGORY",
     "WALL_COLLISION_TYPE",
-    "NearestHits",
-    "RayHits",
-    "StaticGeometry",
     "add_obstacle",
     "add_shapes",
     "add_wall",
@@ -106,7 +75,7 @@ def add_wall(
         ValueError: A point is not finite, ``b == a``, or ``thickness`` is negative or
             not finite. Nothing is added.
     """
-    _check_space(space)
+    check_space(space)
     pa, pb = check_point("a", a), check_point("b", b)
     radius = _length(thickness, "thickness") / 2.0
     if pa == pb:
@@ -162,7 +131,7 @@ def wall_segments(
     Returns:
         The segments, in polyline order, in no space yet.
     """
-    _check_space(space)
+    check_space(space)
     verts = [(x, y) for x, y in check_points("points", points).tolist()]
     closed = check_bool("closed", closed)
     radius = _length(thickness, "thickness") / 2.0
@@ -203,7 +172,7 @@ def add_shapes(space: pymunk.Space, shapes: Sequence[pymunk.Shape]) -> None:
         TypeError: ``space`` is not a space, or an item is not a ``pymunk.Shape``.
         ValueError: A shape is already in a space, or listed twice. Nothing is added.
     """
-    _check_space(space)
+    check_space(space)
     shapes = list(shapes)
     for shape in shapes:
         if not isinstance(shape, pymunk.Shape):
@@ -255,7 +224,7 @@ def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float)
     """The obstacle :func:`add_obstacle` would add, built on the space's static body but not
     added (for :func:`add_shapes`). Arguments, checks and errors are those of
     :func:`add_obstacle`."""
-    _check_space(space)
+    check_space(space)
     c = check_point("center", center)
     r = _length(radius, "radius")
     if r <= 0.0:
@@ -277,7 +246,7 @@ def remove_shape(space: pymunk.Space, shape: pymunk.Shape) -> None:
         TypeError: ``space`` is not a space or ``shape`` not a shape.
         ValueError: ``shape`` is not in ``space``.
     """
-    _check_space(space)
+    check_space(space)
     if not isinstance(shape, pymunk.Shape):
         raise TypeError(f"shape must be a pymunk.Shape, got {type(shape).__name__}")
     if shape.space is None or shape.space != space:
@@ -308,7 +277,7 @@ def _tag(shape: pymunk.Shape) -> None:
     shape.collision_type = WALL_COLLISION_TYPE
 
 
-def _check_space(space: object) -> None:
+def check_space(space: object) -> None:
     if not isinstance(space, pymunk.Space):
         raise TypeError(f"space must be a pymunk.Space, got {type(space).__name__}")
 
@@ -321,105 +290,3 @@ def _length(value: object, name: str) -> float:
     if not np.isfinite(length) or length < 0.0:
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
     return length
-
-
-# --------------------------------------------------------------------------- the mirror
-
-
-class StaticGeometry(CapsuleQueries):
-    """A numpy mirror of a space's static segments and circles, with batched queries.
-
-    Every :class:`pymunk.Segment` and :class:`pymunk.Circle` on a static body is mirrored,
-    whoever added it and whatever its filter; other shape types, sensors (which pymunk's own
-    queries skip too) and shapes on dynamic or kinematic bodies are ignored. Rows are
-    segments first, then circles; :attr:`shapes` maps a row back to its pymunk shape.
-
-    Call :meth:`sync` every frame: it only rebuilds when shapes were added or removed.
-    Moving a static body or editing a shape in place (``unsafe_set_endpoints``, a body type
-    change, toggling ``sensor``) is not noticed: call ``sync(space, force=True)`` after it.
-
-    Queries (inherited from :class:`~arcade_steering._capsule_queries.CapsuleQueries`) treat
-    shapes as solids: a segment is a capsule of its radius, a circle a disc. A uniform grid
-    limits each query row to the shapes near it; a handful of shapes are searched
-    exhaustively.
-
-    Args:
-        space: Optional space to :meth:`sync` with at once.
-    """
-
-    def __init__(self, space: pymunk.Space | None = None) -> None:
-        super().__init__()
-        #: The mirrored pymunk shapes; query results' ``shape`` indexes this list.
-        self.shapes: list[pymunk.Shape] = []
-        self._space_key: tuple[pymunk.Shape, ...] | None = None
-        self._static_key: tuple[pymunk.Shape, ...] | None = None
-        self._space_set: set[pymunk.Shape] = set()
-        self._static_set: set[pymunk.Shape] = set()
-        if space is not None:
-            self.sync(space)
-
-    def __repr__(self) -> str:
-        segments = self._n_segments
-        return f"StaticGeometry(segments={segments}, circles={len(self.shapes) - segments})"
-
-    def sync(self, space: pymunk.Space, force: bool = False) -> bool:
-        """Bring the mirror up to date with ``space``'s static segments and circles.
-
-        Cheap when nothing changed (one tuple comparison over the space's shapes: 2 µs for
-        150 shapes, 20 µs for 1,500), so it can run every frame. When only other shapes
-        came or went (a physics engine's bullets), only those are looked at, not rebuilt.
-
-        Args:
-            space: The space to mirror.
-            force: Rebuild even if the set of shapes looks unchanged (after moving a static
-                body or editing a shape in place).
-
-        Returns:
-            Whether the mirror was rebuilt.
-        """
-        _check_space(space)
-        space_key = tuple(space.shapes)
-        if space_key == self._space_key and not force:
-            return False
-        present = set(space_key)
-        before, static_before = self._space_set, self._static_set
-        self._space_key, self._space_set = space_key, present
-        if not force and self._static_key is not None:
-            added = _static_shapes(tuple(present - before))
-            if not added and static_before.isdisjoint(before - present):
-                return False
-        static = _static_shapes(space_key)
-        if static == self._static_key and not force:
-            return False
-        self._static_key, self._static_set = static, set(static)
-        self._rebuild(static)
-        return True
-
-    def _rebuild(self, static: tuple[pymunk.Shape, ...]) -> None:
-        segments = [s for s in static if isinstance(s, pymunk.Segment)]
-        circles = [s for s in static if isinstance(s, pymunk.Circle)]
-        m = len(segments)
-        a = np.zeros((m + len(circles), 2))
-        b = np.zeros_like(a)
-        radius = np.zeros(len(a))
-        for row, seg in enumerate(segments):
-            a[row] = seg.body.local_to_world(seg.a)
-            b[row] = seg.body.local_to_world(seg.b)
-            radius[row] = seg.radius
-        for row, circle in enumerate(circles, start=m):
-            a[row] = b[row] = circle.body.local_to_world(circle.offset)
-            radius[row] = circle.radius
-        self.shapes = segments + circles
-        self._load(a, b, radius, m)
-
-
-def _static_shapes(shapes: tuple[pymunk.Shape, ...]) -> tuple[pymunk.Shape, ...]:
-    """The static, non-sensor segments and circles among ``shapes``, in order."""
-    static = pymunk.Body.STATIC
-    return tuple(
-        s
-        for s in shapes
-        if isinstance(s, (pymunk.Segment, pymunk.Circle))
-        and not s.sensor
-        and s.body.body_type == static
-    )

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import check_array, check_bool, check_non_negative, check_positive
+from .._util.validate import check_array, check_bool, check_non_negative, check_positive
 
 __all__ = ["WINDOW_BACK_FRACTION", "Path", "PathProjection"]
 

@@ -2,7 +2,8 @@
 
 A batch is the set of agents whose trees have equal :meth:`SteeringComponent.shape_key`.
 It mirrors the tree with :class:`BatchNode`s; each node holds, for every agent of the batch,
-the component instance standing at that place in the agent's tree.
+the component instance standing at that place in the agent's tree, and caches what it
+gathered from them until one of them changes.
 """
 
 from __future__ import annotations
@@ -21,25 +22,37 @@ class BatchNode:
     Args:
         index: Pre-order index of this place in the tree (keys per-agent state).
         instances: One component per agent of the batch, in batch order.
+        reshaped: Called when one of the instances changes a structural parameter: the
+            agents must be grouped again.
     """
 
-    def __init__(self, index: int, instances: Sequence[SteeringComponent]) -> None:
+    def __init__(
+        self, index: int, instances: Sequence[SteeringComponent], reshaped: Callable[[], None]
+    ) -> None:
         self.index = index
         self.instances = list(instances)
         self.component = self.instances[0]
         self.shared = all(instance is self.component for instance in self.instances)
         self.children: list[BatchNode] = []
-        self._cache: dict[Hashable, tuple[int, Any]] = {}
+        self._cache: dict[Hashable, Any] = {}
+        self._reshaped = reshaped
+        distinct = [self.component] if self.shared else list({id(c): c for c in instances}.values())
+        for instance in distinct:
+            instance.watch(self)
+
+    def invalidate(self, structural: bool) -> None:
+        """An instance changed: forget what was gathered (and regroup if ``structural``)."""
+        self._cache.clear()
+        if structural:
+            self._reshaped()
 
     def cached(self, key: Hashable, build: Callable[[BatchNode], Any]) -> Any:
-        """``build(self)``, recomputed only after a component parameter changed."""
-        epoch = SteeringComponent.param_epoch
-        hit = self._cache.get(key)
-        if hit is not None and hit[0] == epoch:
-            return hit[1]
-        value = build(self)
-        self._cache[key] = (epoch, value)
-        return value
+        """``build(self)``, kept until one of the instances changes."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = build(self)
+            return value
 
 
 class Batch:
@@ -48,28 +61,39 @@ class Batch:
     Args:
         slots: Agent rows in the world's arrays, ``(n,)`` int.
         trees: The root component of each of those agents.
+        reshaped: See :class:`BatchNode`.
     """
 
-    def __init__(self, slots: np.ndarray, trees: Sequence[SteeringComponent]) -> None:
+    def __init__(
+        self,
+        slots: np.ndarray,
+        trees: Sequence[SteeringComponent],
+        reshaped: Callable[[], None] = lambda: None,
+    ) -> None:
         self.slots = slots
         counter = iter(range(1 << 30))
-        self.root = _build_node(list(trees), counter)
+        self.root = _build_node(list(trees), counter, reshaped)
 
     def __len__(self) -> int:
         return len(self.slots)
 
 
-def _build_node(instances: list[SteeringComponent], counter: Any) -> BatchNode:
-    node = BatchNode(next(counter), instances)
+def _build_node(
+    instances: list[SteeringComponent], counter: Any, reshaped: Callable[[], None]
+) -> BatchNode:
+    node = BatchNode(next(counter), instances, reshaped)
     for position in range(len(node.component.children)):
         node.children.append(
-            _build_node([instance.children[position] for instance in instances], counter)
+            _build_node([instance.children[position] for instance in instances], counter, reshaped)
         )
     return node
 
 
 def group_into_batches(
-    slots: Sequence[int], trees: Sequence[SteeringComponent], keys: Sequence[Hashable]
+    slots: Sequence[int],
+    trees: Sequence[SteeringComponent],
+    keys: Sequence[Hashable],
+    reshaped: Callable[[], None] = lambda: None,
 ) -> list[Batch]:
     """Group agents whose trees share a shape key, keeping the order of first appearance.
 
@@ -77,6 +101,7 @@ def group_into_batches(
         slots: Agent rows.
         trees: Each agent's root component.
         keys: Each agent's tree shape key.
+        reshaped: See :class:`BatchNode`.
     """
     groups: dict[Hashable, list[int]] = {}
     for position, key in enumerate(keys):
@@ -85,6 +110,7 @@ def group_into_batches(
         Batch(
             np.array([slots[p] for p in members], dtype=np.intp),
             [trees[p] for p in members],
+            reshaped,
         )
         for members in groups.values()
     ]

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._geometry_kernels import first_min
+from ..geometry._kernels import first_min
 
 if TYPE_CHECKING:
-    from .geometry import StaticGeometry
+    from ..geometry import StaticGeometry
 
 #: Sweep-and-slide rounds per step: one for a wall, two for a corner, more are rare.
 SWEEPS = 4

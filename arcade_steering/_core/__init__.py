@@ -1,0 +1,1 @@
+"""The steering core: agent arrays, component parameters, batches, the step integrator."""

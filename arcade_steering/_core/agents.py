@@ -1,0 +1,186 @@
+"""AgentTable: which sprites are attached, in which slot, with which behaviour, in what order.
+
+The table owns the :class:`~arcade_steering._core.arrays.AgentArrays` and the bookkeeping
+around them: sprites by ``id`` (held weakly), the attach order (the agents' *rows*: an agent's
+row is its position in that order), and the batches their behaviour trees fall into. Attaching
+and detaching are amortised O(1): what depends on every agent (the rows, the sprites' weak
+references, the batches) is worked out again when next asked for, not on every change.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+from collections.abc import Callable
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+
+from .arrays import AgentArrays
+from .batches import Batch, group_into_batches
+from .component import SteeringComponent
+
+__all__ = ["AgentTable"]
+
+# Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
+_call = getattr(operator, "call", None)
+
+
+class AgentTable:
+    """The attached agents of one world."""
+
+    def __init__(self) -> None:
+        self.arrays = AgentArrays()
+        #: Bumped whenever agents are attached or detached (caches keyed on membership).
+        self.version = 0
+        # id(sprite) -> slot. A sprite's weak reference reports its death here (before its
+        # id can be reused), and the world drops such agents before it next looks anything up.
+        self._slot_of: dict[int, int] = {}
+        self._collected: list[Any] = []
+        # The attached slots in attach order (a dict: O(1) removal, insertion order kept).
+        self._order: dict[int, None] = {}
+        self._rows: np.ndarray | None = None
+        self._row_of_slot: np.ndarray | None = None
+        self._refs: list[Any] | None = None
+        self._row_of_id: dict[int, int] | None = None
+        self._batches: list[Batch] | None = []
+        self._shapes_stale = False
+
+    # -- membership -------------------------------------------------------------------------
+
+    def add(self, sprite: Any, behavior: SteeringComponent) -> int:
+        """Give ``sprite`` a slot (its other columns are the caller's to fill)."""
+        arrays = self.arrays
+        slot = arrays.allocate()
+        arrays.sprite[slot] = _weak(sprite, self._collected.append)
+        arrays.sprite_id[slot] = id(sprite)
+        arrays.behavior[slot] = behavior
+        self._slot_of[id(sprite)] = slot
+        self._order[slot] = None
+        self._changed()
+        return slot
+
+    def remove(self, slots: list[int]) -> None:
+        """Detach the agents in ``slots``; their views go stale (see ``generation``)."""
+        arrays = self.arrays
+        for slot in slots:
+            del self._slot_of[arrays.sprite_id[slot]]
+            del self._order[slot]
+            arrays.release(slot)
+        self._changed()
+
+    def drop_collected(self) -> None:
+        """Detach the agents whose sprites were garbage collected since the last call."""
+        if self._collected:
+            self._collected.clear()
+            sprite = self.arrays.sprite
+            self.remove([slot for slot in self._order if sprite[slot]() is None])
+
+    def slot_of(self, sprite: Any) -> int | None:
+        """The slot of ``sprite`` if it is attached (by identity, not equality), else None."""
+        slot = self._slot_of.get(id(sprite))
+        if slot is None or self.arrays.sprite[slot]() is not sprite:
+            return None
+        return slot
+
+    def slots_of(self, members: Any) -> np.ndarray:
+        """The slots of the attached agents among ``members`` (sprites; others are skipped)."""
+        slots = np.fromiter(map(self._slot_of.get, map(id, members), repeat(-1)), dtype=np.intp)
+        return slots[slots >= 0]
+
+    def slots_by_id(self, ids: list[int]) -> np.ndarray:
+        """The slot of each ``id`` ``(k,)``, -1 for ids of no attached sprite."""
+        return np.fromiter(map(self._slot_of.get, ids, repeat(-1)), np.intp, len(ids))
+
+    @property
+    def order(self) -> list[int]:
+        """The attached slots, in the order they were attached."""
+        return list(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    # -- what depends on every agent, worked out when asked ---------------------------------
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The attached slots in attach order ``(n,)`` int."""
+        if self._rows is None:
+            self._rows = np.fromiter(self._order, dtype=np.intp, count=len(self._order))
+        return self._rows
+
+    @property
+    def row_of_slot(self) -> np.ndarray:
+        """Each slot's row ``(capacity,)`` (meaningful for attached slots only)."""
+        if self._row_of_slot is None:
+            rows = self.rows
+            self._row_of_slot = np.zeros(self.arrays.capacity, dtype=np.intp)
+            self._row_of_slot[rows] = np.arange(len(rows))
+        return self._row_of_slot
+
+    @property
+    def row_of_id(self) -> dict[int, int]:
+        """Each agent's row by its sprite's ``id`` (a new dict whenever agents change)."""
+        if self._row_of_id is None:
+            ids = map(self.arrays.sprite_id.__getitem__, self._order)
+            self._row_of_id = dict(zip(ids, range(len(self._order)), strict=True))
+        return self._row_of_id
+
+    def sprites(self) -> list[Any]:
+        """The sprites in row order: strong references, for the length of an update."""
+        if self._refs is None:
+            self._refs = [self.arrays.sprite[slot] for slot in self._order]
+        if _call is not None:
+            return list(map(_call, self._refs))
+        return [ref() for ref in self._refs]
+
+    # -- behaviours and batches -------------------------------------------------------------
+
+    def set_behavior(self, slot: int, behavior: SteeringComponent) -> None:
+        """Give an agent a new behaviour tree; its per-agent state restarts."""
+        self.arrays.behavior[slot] = behavior
+        self.arrays.shape_key[slot] = None
+        self.arrays.state.reset(slot)
+        self._batches = None
+
+    def batches(self) -> list[Batch]:
+        """The agents grouped by the shape of their trees, again only after a change."""
+        arrays = self.arrays
+        if self._shapes_stale:
+            self._shapes_stale = False
+            arrays.shape_key[self.rows] = None
+            self._batches = None
+        if self._batches is None:
+            order = self.order
+            keys = arrays.shape_key
+            for slot in order:
+                if keys[slot] is None:
+                    keys[slot] = arrays.behavior[slot].shape_key()
+            self._batches = group_into_batches(
+                order, [arrays.behavior[s] for s in order], [keys[s] for s in order], self._reshape
+            )
+        return self._batches
+
+    def _reshape(self) -> None:
+        """A component changed how it computes: every tree's shape is found again."""
+        self._shapes_stale = True
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._rows = self._row_of_slot = None
+        self._refs = None
+        self._row_of_id = None
+        self._batches = None
+
+
+def _weak(sprite: Any, collected: Callable[[Any], None]) -> Any:
+    """A zero-argument callable returning ``sprite``, or None once it has been collected.
+
+    ``collected(ref)`` is called when the sprite dies, before its id can be reused. A sprite
+    that can't be weakly referenced (``__slots__`` without ``__weakref__``) is held strongly.
+    """
+    try:
+        return weakref.ref(sprite, collected)
+    except TypeError:
+        return repeat(sprite).__next__

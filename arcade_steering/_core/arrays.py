@@ -1,0 +1,124 @@
+"""AgentArrays: every agent's state in declared numpy columns, one row (slot) per agent.
+
+The same trick as arcade's ``SpriteList``: an agent keeps its row (slot) while attached, a
+detached agent's slot is reused, and the columns grow by doubling, so attaching is amortised
+O(1). Every column is declared below with its trailing shape, type and the value a free row
+holds; the world, the agent views and the per-step frames all read these columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from .state import StateStore
+
+__all__ = ["AgentArrays"]
+
+#: Rows the columns start with.
+INITIAL_CAPACITY = 64
+
+
+def column(shape: tuple[int, ...] = (), dtype: type = float, fill: Any = 0.0) -> Any:
+    """Declare a column of :class:`AgentArrays`: ``(capacity, *shape)`` of ``dtype``, free
+    rows holding ``fill``."""
+    return field(init=False, repr=False, metadata={"shape": shape, "dtype": dtype, "fill": fill})
+
+
+@dataclass(eq=False)
+class AgentArrays:
+    """Every agent's state, one row per slot; free slots hold each column's fill value.
+
+    Args:
+        capacity: Rows to start with.
+    """
+
+    capacity: int = INITIAL_CAPACITY
+    #: Positions ``(capacity, 2)``, px.
+    position: np.ndarray = column((2,))
+    #: Velocities ``(capacity, 2)``, px/s.
+    velocity: np.ndarray = column((2,))
+    #: The steering force applied in the last (sub)step, truncated, ``(capacity, 2)``.
+    force: np.ndarray = column((2,))
+    #: Unit directions of travel ``(capacity, 2)``, kept while an agent stands still.
+    heading: np.ndarray = column((2,))
+    #: Speed limits, px/s.
+    max_speed: np.ndarray = column(fill=1.0)
+    #: Force limits, px/s² times mass.
+    max_force: np.ndarray = column(fill=1.0)
+    mass: np.ndarray = column(fill=1.0)
+    #: Radii of the agents' circles, px.
+    radius: np.ndarray = column()
+    #: Seconds in which each agent wants to correct its velocity.
+    response_time: np.ndarray = column(fill=0.1)
+    #: The way each sprite's art faces, degrees counter-clockwise from +x.
+    facing: np.ndarray = column()
+    #: The sprites' angles as last written, arcade's clockwise degrees.
+    angle: np.ndarray = column()
+    #: Whether to turn each sprite to face where it goes.
+    rotate: np.ndarray = column(dtype=bool, fill=False)
+    #: Whether to keep each agent's circle out of walls and obstacles.
+    solid: np.ndarray = column(dtype=bool, fill=False)
+    #: A weak reference to each sprite (a zero-argument callable returning it, or None once it
+    #: has been garbage collected): the world must not keep a game's dropped sprites alive.
+    sprite: np.ndarray = column(dtype=object, fill=None)
+    #: ``id`` of each sprite, while attached.
+    sprite_id: np.ndarray = column(dtype=object, fill=None)
+    #: Whether each sprite has arcade's own position / angle setters (written in bulk).
+    fast_position: np.ndarray = column(dtype=bool, fill=False)
+    fast_angle: np.ndarray = column(dtype=bool, fill=False)
+    #: A weak reference to each agent's :class:`~arcade_steering.SteeringAgent` view, which
+    #: holds its sprite: a game keeping only the agent keeps the sprite attached.
+    agent: np.ndarray = column(dtype=object, fill=None)
+    #: The root component of each agent's behaviour tree.
+    behavior: np.ndarray = column(dtype=object, fill=None)
+    #: Each tree's shape key, or None until the world groups its agents again.
+    shape_key: np.ndarray = column(dtype=object, fill=None)
+    #: Bumped each time a slot is given back: views of an earlier agent see they are stale.
+    generation: np.ndarray = column(dtype=np.int64, fill=0)
+    #: Per-agent component state, by state key.
+    state: StateStore = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for each in _COLUMNS:
+            shape, dtype, fill = (
+                each.metadata["shape"],
+                each.metadata["dtype"],
+                each.metadata["fill"],
+            )
+            setattr(self, each.name, np.full((self.capacity, *shape), fill, dtype=dtype))
+        self.state = StateStore()
+        self.state.resize(self.capacity)
+        self._free = list(range(self.capacity - 1, -1, -1))
+
+    def allocate(self) -> int:
+        """Take a free slot, doubling the capacity if none is left."""
+        if not self._free:
+            self.grow(2 * self.capacity)
+        return self._free.pop()
+
+    def release(self, slot: int) -> None:
+        """Give ``slot`` back: every column's fill value, state forgotten, generation bumped."""
+        generation = int(self.generation[slot])
+        for each in _COLUMNS:
+            getattr(self, each.name)[slot] = each.metadata["fill"]
+        self.generation[slot] = generation + 1
+        self.state.reset(slot)
+        self._free.append(slot)
+
+    def grow(self, capacity: int) -> None:
+        """Make room for ``capacity`` slots, keeping every row."""
+        for each in _COLUMNS:
+            old = getattr(self, each.name)
+            grown = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)
+            grown[: self.capacity] = old
+            setattr(self, each.name, grown)
+        self._free.extend(range(capacity - 1, self.capacity - 1, -1))
+        self.capacity = capacity
+        self.state.resize(capacity)
+
+
+#: The declared columns: the fields with a column's metadata.
+_COLUMNS = tuple(each for each in fields(AgentArrays) if "shape" in each.metadata)

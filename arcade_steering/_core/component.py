@@ -1,0 +1,179 @@
+"""SteeringComponent: the base every behaviour and combiner extends."""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from .params import (
+    Param,
+    choice,
+    declare,
+    flag,
+    group,
+    make_init,
+    param,
+    point,
+    target,
+)
+
+__all__ = ["Listener", "SteeringComponent", "check_component"]
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .context import SteeringContext
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - type checkers read the 3.11 branch
+
+    def dataclass_transform(**_: Any) -> Any:
+        return lambda cls: cls
+
+
+#: Attributes the base class keeps on an instance that are not its state.
+_INTERNAL = frozenset({"_children", "_watchers"})
+
+
+class Listener(Protocol):
+    """What watches a component: told after each change (the batches holding it)."""
+
+    def invalidate(self, structural: bool) -> None: ...
+
+
+@dataclass_transform(field_specifiers=(param, point, target, group, choice, flag))
+class SteeringComponent:
+    """A steering behaviour: computes one force per agent for a whole batch of agents.
+
+    Override :meth:`steer`. It receives a :class:`~arcade_steering.SteeringContext` for ``n``
+    agents and returns their forces as an array ``(n, 2)`` in px/s² times mass. Reynolds' form
+    is ``(desired_velocity - ctx.velocity) / ctx.response_time[:, None]``.
+
+    Parameters are declared once, as class attributes in the style of a dataclass, and the
+    class gets its ``__init__``, ``repr`` and checks from them::
+
+        class Drift(SteeringComponent):
+            speed: float = param(50.0, gt=0.0)
+
+    (``param``, ``target``, ``group``, ``choice`` and ``flag`` come from
+    :mod:`arcade_steering.params`; a plain ``speed: float = 50.0`` is a parameter too, with no
+    check.) In :meth:`steer`, ``ctx.params(self)`` gives each parameter for every agent of the
+    batch, ``(n,)`` arrays for numbers.
+
+    Batching: agents whose behaviour trees have the same *shape* (the same component classes
+    arranged the same way, with equal structural parameters) are evaluated together. Agents
+    with *different* instances of a class share a batch exactly when every attribute of the
+    instances is a declared parameter; an instance with other attributes (set in a hand-written
+    ``__init__``, say) is batched with the agents sharing that instance only, so ``steer`` may
+    read its attributes from ``self``. Both are always correct.
+
+    Per-agent state (a wander angle, progress along a path) lives in the world's arrays, read
+    and written with :meth:`SteeringContext.state` and :meth:`SteeringContext.set_state`, never
+    on the component, which many agents may share.
+
+    Example:
+        >>> import numpy as np
+        >>> class Drift(SteeringComponent):
+        ...     '''Steer every agent east at 50 px/s.'''
+        ...     def steer(self, ctx):
+        ...         desired = np.zeros((len(ctx), 2))
+        ...         desired[:, 0] = 50.0
+        ...         return (desired - ctx.velocity) / ctx.response_time[:, None]
+    """
+
+    #: The declared parameters, by name, in declaration order (bases' first).
+    params: ClassVar[dict[str, Param]] = {}
+
+    _children: tuple[SteeringComponent, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = dict(vars(cls))
+        cls.params = declare(cls, own)
+        declares = any(isinstance(value, Param) for value in vars(cls).values())
+        if declares and "__init__" not in own:
+            cls.__init__ = make_init(cls, cls.params)  # type: ignore[method-assign]
+
+    @property
+    def children(self) -> tuple[SteeringComponent, ...]:
+        """The child components, for combiners; empty for a behaviour."""
+        return self._children
+
+    def steer(self, ctx: SteeringContext) -> np.ndarray:
+        """Forces for the batch in ``ctx``.
+
+        Args:
+            ctx: The agents of the batch and what they can see.
+
+        Returns:
+            Forces ``(len(ctx), 2)``, px/s² times mass.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement steer(ctx)")
+
+    def shape_key(self) -> Hashable:
+        """What decides which agents share a batch: class, structure and children."""
+        cls = type(self)
+        identity = id(self) if self.has_undeclared_state() else None
+        structural = tuple(
+            (name, self.__dict__.get(name)) for name, p in cls.params.items() if p.structural
+        )
+        return (cls, identity, structural, tuple(child.shape_key() for child in self._children))
+
+    def has_undeclared_state(self) -> bool:
+        """Whether the instance holds attributes other than its declared parameters: then
+        only the agents sharing this very instance share its batch."""
+        params = type(self).params
+        return any(name not in params and name not in _INTERNAL for name in self.__dict__)
+
+    def iter_tree(self) -> Iterable[SteeringComponent]:
+        """This component and its descendants, depth first (pre-order)."""
+        yield self
+        for child in self._children:
+            yield from child.iter_tree()
+
+    def watch(self, listener: Listener) -> None:
+        """Tell ``listener`` after each change (held weakly; the batches of every world
+        holding this component watch it, and drop what they gathered from it)."""
+        watchers = self.__dict__.get("_watchers")
+        if watchers is None:
+            watchers = []
+            object.__setattr__(self, "_watchers", watchers)
+        elif len(watchers) >= 8:  # batches come and go: forget the dead ones now and then
+            watchers[:] = [ref for ref in watchers if ref() is not None]
+        watchers.append(weakref.ref(listener))
+
+    def changed(self, structural: bool = False) -> None:
+        """Tell the batches holding this component that it changed.
+
+        Assigning a parameter calls it; call it yourself after changing a parameter's value in
+        place. ``structural``: the change may move the component to another batch.
+        """
+        for ref in self.__dict__.get("_watchers", ()):
+            listener = ref()
+            if listener is not None:
+                listener.invalidate(structural)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).params or name in _INTERNAL:
+            object.__setattr__(self, name, value)  # a parameter's descriptor tells the batches
+            return
+        had_undeclared = self.has_undeclared_state()
+        object.__setattr__(self, name, value)
+        # The first attribute that is no parameter changes which agents may share a batch.
+        self.changed(structural=not had_undeclared)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in type(self).params if name in self.__dict__
+        )
+        return f"{type(self).__name__}({shown})"
+
+
+def check_component(name: str, value: Any) -> SteeringComponent:
+    """Return ``value`` if it is a :class:`SteeringComponent`, else raise ``TypeError``."""
+    if not isinstance(value, SteeringComponent):
+        raise TypeError(f"{name} must be a SteeringComponent, got {type(value).__name__}")
+    return value

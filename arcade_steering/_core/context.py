@@ -1,0 +1,441 @@
+"""SteeringContext: what a component sees when it steers a batch of agents."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._util.vec import lengths, put_rows
+from ..neighbors import NeighborPairs
+from .batches import BatchNode
+from .component import SteeringComponent
+from .frame import BatchFrame, StepFrame
+from .params import Groups, Param, TargetParam, gather_array, gather_groups
+from .targets import TargetTable
+
+if TYPE_CHECKING:
+    from ..debug import DebugRecorder
+    from ..geometry import StaticGeometry
+
+__all__ = ["ParamArrays", "SteeringContext", "Targets", "evaluate"]
+
+
+class SteeringContext:
+    """The batch of agents a component steers, and what they can see.
+
+    Every array has one row per agent of the batch (``n = len(ctx)``) and is read-only.
+
+    Attributes:
+        position: Positions ``(n, 2)``, px.
+        velocity: Velocities ``(n, 2)``, px/s.
+        max_speed: Speed limits ``(n,)``, px/s.
+        max_force: Force limits ``(n,)``, px/s² times mass.
+        mass: Masses ``(n,)``.
+        radius: Agents' radii ``(n,)``, px.
+        response_time: Seconds in which each agent wants to correct its velocity ``(n,)``;
+            never less than ``dt``.
+        heading: Unit directions of travel ``(n, 2)``; kept while an agent stands still.
+        dt: The (sub)step in seconds.
+        slots: The agents' rows in the world's arrays ``(n,)``.
+    """
+
+    def __init__(self, frame: BatchFrame, node: BatchNode) -> None:
+        self._frame = frame
+        self._step: StepFrame = frame.step
+        self._node = node
+        self.position = frame.position
+        self.velocity = frame.velocity
+        self.max_speed = frame.max_speed
+        self.max_force = frame.max_force
+        self.mass = frame.mass
+        self.radius = frame.radius
+        self.response_time = frame.response_time
+        self.heading = frame.heading
+        self.dt = frame.step.dt
+        self.slots = frame.slots
+
+    def __len__(self) -> int:
+        return len(self._frame.slots)
+
+    @property
+    def speed(self) -> np.ndarray:
+        """Speeds ``(n,)``, px/s."""
+        return lengths(self.velocity)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The world's seeded random generator: the only source of randomness."""
+        return self._step.rng
+
+    @property
+    def debug(self) -> DebugRecorder | None:
+        """Where to record debug shapes this step, or None when nobody will draw them."""
+        return self._step.debug
+
+    @property
+    def geometry(self) -> StaticGeometry:
+        """The world's walls and obstacles, for batched ray casts and nearest-surface queries.
+
+        Brought up to date with ``world.space`` once, at the start of the update.
+        """
+        return self._step.geometry
+
+    @property
+    def components(self) -> list[Any]:
+        """The component instance each agent of the batch has at this place in its tree."""
+        return self._node.instances
+
+    def child(self, index: int) -> np.ndarray:
+        """Forces ``(n, 2)`` of child ``index`` of this component, for the same agents."""
+        return evaluate(self._frame, self._node.children[index])
+
+    # -- parameters -------------------------------------------------------------------------
+
+    def params(self, component: SteeringComponent) -> ParamArrays:
+        """The declared parameters of every agent's component at this place in its tree.
+
+        Pass ``self`` from ``steer``: ``ctx.params(self).slowing_radius`` is every agent's
+        ``slowing_radius`` ``(n,)``, though ``self`` is just the first agent's instance. Numbers
+        come as float arrays (None, "no limit", as ``inf``), points as ``(n, 2)``, targets as
+        :class:`Targets`, other objects (a path, a group) as
+        :class:`~arcade_steering.params.Groups`, structural parameters as the batch's one
+        value. Gathered again only after a parameter changed.
+
+        Raises:
+            ValueError: ``component`` is not the one being steered.
+        """
+        if component is not self._node.component:
+            raise ValueError("params() takes the component being steered: ctx.params(self)")
+        return ParamArrays(self)
+
+    def param(self, name: str) -> np.ndarray:
+        """Attribute ``name`` of every agent's component as floats ``(n,)`` (or ``(n, k)``);
+        ``None`` (no limit) as ``inf``. :meth:`params` does this by declared name."""
+        return gather_array(self._node, name, len(self))
+
+    def groups(self, name: str) -> Groups:
+        """Agents grouped by the object their attribute ``name`` holds (a path, a leader):
+        ``(value, rows)`` pairs, ``rows`` positions in this batch (``(k,)`` int)."""
+        return gather_groups(self._node, name, len(self))
+
+    def target(self, name: str = "target") -> np.ndarray:
+        """Positions ``(n, 2)`` of every agent's target parameter ``name``, read now."""
+        return self._targets(name).positions(self._step)
+
+    def target_velocity(self, name: str = "target") -> np.ndarray:
+        """Velocities ``(n, 2)`` px/s of the targets: the world's for attached sprites,
+        estimated from position changes between updates for other moving targets, zero for
+        fixed points."""
+        return self._targets(name).velocities(self._step)
+
+    def _parameter(self, name: str) -> Any:
+        declared: Param | None = type(self._node.component).params.get(name)
+        if declared is None:
+            cls = type(self._node.component).__name__
+            raise AttributeError(f"{cls} declares no parameter {name!r}")
+        value = declared.per_agent(self._node, len(self))
+        return Targets(value, self._step) if isinstance(declared, TargetParam) else value
+
+    def _targets(self, name: str) -> TargetTable:
+        declared = type(self._node.component).params.get(name)
+        if not isinstance(declared, TargetParam):
+            raise AttributeError(f"{type(self._node.component).__name__} has no target {name!r}")
+        table: TargetTable = declared.per_agent(self._node, len(self))
+        return table
+
+    # -- other agents -----------------------------------------------------------------------
+
+    @property
+    def world_slots(self) -> np.ndarray:
+        """The slots of every agent of the world ``(N,)``, in the neighbour index's order."""
+        return self._step.agents.rows
+
+    def neighbors(self, radius: float | np.ndarray, among: Any = None) -> NeighborPairs:
+        """Other agents within ``radius`` px of each agent of the batch.
+
+        The index is built once per (sub)step and shared by every component; so is the
+        answer to one question asked by several components of a batch.
+
+        Args:
+            radius: Search radius, px, scalar or ``(n,)``.
+            among: None for every agent of the world; sprites (a list, a SpriteList) whose
+                agents alone count as neighbours; or a parameter's
+                :class:`~arcade_steering.params.Groups`, each agent among the sprites its own
+                component holds (each squad its own SpriteList, in one query).
+
+        Returns:
+            Pairs with ``query`` = row in this batch and ``other`` = the neighbour's slot in
+            the world's arrays (index :meth:`world_velocity` etc. with it).
+        """
+        if isinstance(among, Groups):
+            return self._neighbors_in_groups(radius, among)
+        step = self._step
+        rows = step.agents.row_of_slot[self.slots]
+        pairs = step.neighborhood.index().query(rows, radius, step.neighborhood.mask(among))
+        return replace(pairs, other=step.agents.rows[pairs.other])
+
+    def neighbors_among(self, radius: float | np.ndarray, name: str = "among") -> NeighborPairs:
+        """:meth:`neighbors`, each agent among the sprites its attribute ``name`` holds."""
+        return self._neighbors_in_groups(radius, self.groups(name))
+
+    def _neighbors_in_groups(self, radius: float | np.ndarray, groups: Groups) -> NeighborPairs:
+        step, agents = self._step, self._step.agents
+        neighborhood = step.neighborhood
+        layout = self._node.cached(("among", id(groups)), lambda _: _AmongLayout(groups, len(self)))
+        radius = np.asarray(radius, dtype=float)
+        if radius.ndim and len(radius) and (radius == radius[0]).all():
+            radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
+        key = (radius.tobytes(), layout.key)
+        if key in self._frame.answers:
+            answer: NeighborPairs = self._frame.answers[key]
+            return answer
+        rows = agents.row_of_slot[self.slots]
+        reach = float(radius) if radius.ndim == 0 else radius
+        index = neighborhood.index()
+        labels = neighborhood.labels(layout.values) if len(groups) > 1 else None
+        if labels is not None:  # squads: every agent in one group at most
+            pairs = index.query(rows, reach, groups=(labels, layout.asked))
+        else:
+            masks = [neighborhood.mask(value) for value in layout.values]
+            union = None if any(m is None for m in masks) else np.logical_or.reduce(masks)
+            pairs = index.query(rows, reach, union)
+            if len(groups) > 1:
+                pairs = pairs.select(_in_asked_group(pairs, masks, layout.asked, len(agents)))
+        pairs = replace(pairs, other=agents.rows[pairs.other])
+        self._frame.answers[key] = pairs
+        return pairs
+
+    def nearest(
+        self,
+        k: np.ndarray,
+        radius: np.ndarray,
+        *,
+        among: Any = None,
+        ahead: np.ndarray | float = 0.0,
+    ) -> NeighborPairs:
+        """Each agent's ``k`` nearest other agents within ``radius``, where everybody will be
+        ``ahead`` seconds from now if they keep their velocities.
+
+        Offsets and distances are those of now. The search starts from how far each agent's
+        k-th neighbour was last step (kept in this component's per-agent state), so its cost
+        hardly grows with the crowd.
+
+        Args:
+            k: How many neighbours at most ``(n,)`` int (or a scalar).
+            radius: Reach where everybody will be, px ``(n,)``.
+            among: As :meth:`neighbors`.
+            ahead: Seconds ahead ``(n,)`` or a scalar; one index per distinct value.
+
+        Returns:
+            Pairs as :meth:`neighbors`, grouped by asking agent, nearest (ahead) first.
+        """
+        n = len(self)
+        k = np.broadcast_to(np.asarray(k, dtype=np.intp), (n,))
+        radius = np.broadcast_to(np.asarray(radius, dtype=float), (n,))
+        groups = among if isinstance(among, Groups) else Groups([(among, np.arange(n))], n)
+        step, agents = self._step, self._step.agents
+        guess = self.state("neighbor_reach")
+        parts = []
+        for seconds, same in _distinct(np.broadcast_to(np.asarray(ahead, dtype=float), (n,))):
+            index = step.neighborhood.index_ahead(seconds)
+            for value, group in groups:
+                members = group if same is None else np.intersect1d(group, same)
+                rows = agents.row_of_slot.take(self.slots.take(members))
+                mine = k.take(members)
+                query, other, dist2 = index.nearest_distances(
+                    rows,
+                    mine,
+                    radius.take(members),
+                    step.neighborhood.mask(value),
+                    guess.take(members),
+                )
+                guess[members] = _kth_distance(query, dist2, mine)
+                parts.append((members.take(query), rows.take(query), other))
+        self.set_state("neighbor_reach", guess)
+        query, rows, other = (
+            parts[0] if len(parts) == 1 else [np.concatenate(p) for p in zip(*parts, strict=True)]
+        )
+        now = step.neighborhood.index()
+        x, y = now.x, now.y
+        dx = x.take(other)
+        dx -= x.take(rows)
+        dy = y.take(other)
+        dy -= y.take(rows)
+        offset = np.empty((len(dx), 2))
+        offset[:, 0] = dx
+        offset[:, 1] = dy
+        dx *= dx
+        dy *= dy
+        dx += dy
+        return NeighborPairs(query, agents.rows.take(other), offset, np.sqrt(dx), n)
+
+    def world_velocity(self, slots: np.ndarray) -> np.ndarray:
+        """Velocities ``(k, 2)`` px/s of the agents in world ``slots`` (e.g. neighbours)."""
+        return self._step.arrays.velocity.take(slots, axis=0)
+
+    def world_position(self, slots: np.ndarray) -> np.ndarray:
+        """Positions ``(k, 2)`` px of the agents in world ``slots``."""
+        return self._step.arrays.position.take(slots, axis=0)
+
+    def world_radius(self, slots: np.ndarray) -> np.ndarray:
+        """Radii ``(k,)`` px of the agents in world ``slots``."""
+        return self._step.arrays.radius[slots]
+
+    def world_heading(self, slots: np.ndarray) -> np.ndarray:
+        """Unit headings ``(k, 2)`` of the agents in world ``slots``."""
+        return self._step.arrays.heading.take(slots, axis=0)
+
+    # -- per-agent state --------------------------------------------------------------------
+
+    def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
+        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).
+
+        A new agent (or one whose behaviour changed) starts with ``fill``.
+        """
+        store = self._step.arrays.state.array(self._state_key(name), fill, shape)
+        return store.take(self._frame.slots, axis=0)
+
+    def set_state(self, name: str, values: np.ndarray) -> None:
+        """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
+        values = np.asarray(values)
+        store = self._step.arrays.state.array(self._state_key(name), np.nan, values.shape[1:])
+        if store.shape[1:] == (2,):
+            put_rows(store, self._frame.slots, values)
+        else:
+            store[self._frame.slots] = values
+
+    def node_cache(self, key: Hashable, build: Any) -> Any:
+        """``build()``, kept for this place of the batch's tree until a parameter changes:
+        for what a component works out from its parameters (a table of its paths)."""
+        return self._node.cached(key, lambda _: build())
+
+    def _state_key(self, name: str) -> Hashable:
+        return (self._node.index, type(self._node.component).__name__, name)
+
+
+class ParamArrays:
+    """A component's declared parameters for every agent of a batch: ``params.radius``.
+
+    From :meth:`SteeringContext.params`.
+    """
+
+    __slots__ = ("_context",)
+
+    def __init__(self, context: SteeringContext) -> None:
+        self._context = context
+
+    def __getattr__(self, name: str) -> Any:
+        return self._context._parameter(name)
+
+
+class Targets:
+    """Every agent's target for one step: ``position`` and ``velocity`` ``(n, 2)``, read when
+    first asked for."""
+
+    def __init__(self, table: TargetTable, step: StepFrame) -> None:
+        self._table = table
+        self._step = step
+        self._position: np.ndarray | None = None
+        self._velocity: np.ndarray | None = None
+
+    @property
+    def position(self) -> np.ndarray:
+        """Positions ``(n, 2)`` px, read now."""
+        if self._position is None:
+            self._position = self._table.positions(self._step)
+        return self._position
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Velocities ``(n, 2)`` px/s (see :meth:`SteeringContext.target_velocity`)."""
+        if self._velocity is None:
+            self._velocity = self._table.velocities(self._step)
+        return self._velocity
+
+    @property
+    def sources(self) -> list[Any]:
+        """The distinct moving targets (sprites, callables; None for fixed points)."""
+        return self._table.sources
+
+    @property
+    def which(self) -> np.ndarray:
+        """Each agent's target: an index into :attr:`sources` ``(n,)``."""
+        return self._table.inverse
+
+    @property
+    def slots(self) -> np.ndarray:
+        """Each distinct target's slot in the world's arrays, -1 for no attached agent."""
+        return self._table.slots(self._step)
+
+
+class _AmongLayout:
+    """Who in a batch node asks about which group, worked out once per batch (and again
+    after a parameter changed), not every step.
+
+    Attributes:
+        values: The distinct groups asked about.
+        asked: Each agent's group, an index into ``values`` ``(n,)`` (read-only).
+        key: The groups (by id) and who asks about each (by content): Separation, Alignment
+            and Cohesion are different nodes with equal groups, and share one answer.
+    """
+
+    def __init__(self, groups: Groups, n: int) -> None:
+        self.values = groups.values
+        self.asked = groups.index
+        self.key = tuple((id(value), rows.tobytes()) for value, rows in groups)
+
+
+def _in_asked_group(
+    pairs: NeighborPairs, masks: list[np.ndarray | None], asked: np.ndarray, agents: int
+) -> np.ndarray:
+    """Which pairs have their ``other`` among the group their asking agent names (for
+    groups that overlap, or include "every agent").
+
+    Args:
+        pairs: Pairs over the whole index (``other`` = row in the index).
+        masks: Each group's members over the index rows, None for "every agent".
+        asked: Each asking agent's group ``(n,)``.
+        agents: The index's size.
+    """
+    table = np.ones((len(masks), agents), dtype=bool)
+    for index, mask in enumerate(masks):
+        if mask is not None:
+            table[index] = mask
+    return table[asked.take(pairs.query), pairs.other]
+
+
+def _distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+    """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
+    first = float(values[0])
+    if (values == first).all():
+        return [(first, None)]
+    return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
+
+
+def _kth_distance(query: np.ndarray, dist2: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Each asking agent's distance to its k-th neighbour, px; inf if it has fewer.
+
+    Pairs are grouped by ``query`` (0..len(k)-1), nearest first.
+    """
+    count = np.bincount(query, minlength=len(k))
+    kth = np.full(len(k), np.inf)
+    full = np.flatnonzero(count >= k)
+    kth[full] = np.sqrt(dist2.take(np.cumsum(count).take(full) - 1))
+    return kth
+
+
+def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
+    """Forces ``(n, 2)`` of ``node``'s component for the batch, checked and finite."""
+    component = node.component
+    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=float)
+    n = len(frame.slots)
+    if force.shape != (n, 2):
+        raise ValueError(
+            f"{type(component).__name__}.steer returned shape {force.shape}, expected ({n}, 2)"
+        )
+    if not np.isfinite(force).all():
+        force = np.where(np.isfinite(force), force, 0.0)
+    return force

@@ -1,0 +1,83 @@
+"""The frames a component's context reads: what one (sub)step shares, what one batch sees."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .agents import AgentTable
+from .motion import MotionTracker
+from .neighborhood import Neighborhood
+
+if TYPE_CHECKING:
+    from ..debug import DebugRecorder
+    from ..geometry import StaticGeometry
+
+__all__ = ["BatchFrame", "StepFrame"]
+
+
+class StepFrame:
+    """What every batch of one (sub)step shares: the agents, the step, randomness, geometry,
+    neighbours, moving targets' velocities and the debug recorder.
+
+    Args:
+        agents: The world's agents.
+        dt: The (sub)step, seconds.
+        rng: The world's seeded generator.
+        geometry: The world's walls and obstacles, synced with its space.
+        neighborhood: The world's neighbour index and groups, started for this step.
+        tracker: Velocities of moving targets the world does not move itself.
+        debug: Where to record debug shapes, or None.
+    """
+
+    def __init__(
+        self,
+        agents: AgentTable,
+        dt: float,
+        rng: np.random.Generator,
+        geometry: StaticGeometry,
+        neighborhood: Neighborhood,
+        tracker: MotionTracker,
+        debug: DebugRecorder | None,
+    ) -> None:
+        self.agents = agents
+        self.arrays = agents.arrays
+        self.dt = dt
+        self.rng = rng
+        self.geometry = geometry
+        self.neighborhood = neighborhood
+        self.tracker = tracker
+        self.debug = debug
+
+
+class BatchFrame:
+    """The arrays of one batch for one (sub)step, shared by every node of its tree.
+
+    Arrays are read-only copies: a component returns forces and never moves agents itself.
+
+    Args:
+        step: The (sub)step.
+        slots: The batch's agents' slots ``(n,)``.
+    """
+
+    def __init__(self, step: StepFrame, slots: np.ndarray) -> None:
+        arrays = step.arrays
+        self.step = step
+        self.slots = slots
+        self.position = _frozen(arrays.position.take(slots, axis=0))
+        self.velocity = _frozen(arrays.velocity.take(slots, axis=0))
+        self.max_speed = _frozen(arrays.max_speed[slots])
+        self.max_force = _frozen(arrays.max_force[slots])
+        self.mass = _frozen(arrays.mass[slots])
+        self.radius = _frozen(arrays.radius[slots])
+        # A response time shorter than the step would overshoot: never react faster than dt.
+        self.response_time = _frozen(np.maximum(arrays.response_time[slots], step.dt))
+        self.heading = _frozen(arrays.heading.take(slots, axis=0))
+        #: Neighbour answers already given to this batch's components, by question.
+        self.answers: dict[Any, Any] = {}
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array

@@ -1,0 +1,79 @@
+"""One (sub)step: every batch's forces, then the one integrator that moves the agents."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._util.vec import divide_rows, lengths, put_rows, scale_rows, truncate
+from .batches import Batch
+from .context import evaluate
+from .frame import BatchFrame, StepFrame
+from .solid import keep_out
+
+if TYPE_CHECKING:
+    from ..geometry import StaticGeometry
+    from .arrays import AgentArrays
+
+__all__ = ["HEADING_MIN_SPEED", "integrate", "step"]
+
+#: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
+HEADING_MIN_SPEED = 1.0
+
+
+def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> None:
+    """Steer every batch, then move every agent by ``frame.dt``.
+
+    Args:
+        frame: The (sub)step.
+        batches: The agents, grouped by the shape of their trees.
+        driven: Which agents (rows) a physics engine moves and collides, or None.
+    """
+    arrays = frame.arrays
+    for batch in batches:
+        put_rows(arrays.force, batch.slots, evaluate(BatchFrame(frame, batch.slots), batch.root))
+    integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+
+
+def integrate(
+    arrays: AgentArrays,
+    rows: np.ndarray,
+    dt: float,
+    geometry: StaticGeometry,
+    driven: np.ndarray | None,
+) -> None:
+    """Truncate the forces, accelerate, move, keep solid agents out of walls, turn headings.
+
+    Args:
+        arrays: The agents' columns; ``force`` holds this step's forces.
+        rows: The attached slots ``(n,)``.
+        dt: The step, seconds.
+        geometry: The walls and obstacles solid agents are kept out of.
+        driven: Which of ``rows`` a physics engine collides itself (not kept out here).
+    """
+    # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
+    force = truncate(arrays.force.take(rows, axis=0), arrays.max_force[rows])
+    put_rows(arrays.force, rows, force)
+    start = arrays.position.take(rows, axis=0)
+    velocity = arrays.velocity.take(rows, axis=0) + scale_rows(force, dt / arrays.mass[rows])
+    velocity = truncate(velocity, arrays.max_speed[rows])
+    position = start + velocity * dt
+    solid = arrays.solid[rows]
+    if driven is not None:  # the engine collides its bodies itself
+        solid = solid & ~driven
+    if len(geometry) and solid.all():  # the usual case: no masked (n, 2) copies
+        position, velocity = keep_out(geometry, start, position, velocity, arrays.radius[rows])
+    elif len(geometry) and solid.any():
+        position[solid], velocity[solid] = keep_out(
+            geometry,
+            start[solid],
+            position[solid],
+            velocity[solid],
+            arrays.radius[rows[solid]],
+        )
+    put_rows(arrays.position, rows, position)
+    put_rows(arrays.velocity, rows, velocity)
+    speed = lengths(velocity)
+    turning = speed > HEADING_MIN_SPEED
+    put_rows(arrays.heading, rows[turning], divide_rows(velocity[turning], speed[turning]))

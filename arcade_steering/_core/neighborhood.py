@@ -1,0 +1,111 @@
+"""Neighborhood: the neighbour index of a (sub)step and the membership of ``among`` groups.
+
+The index over every agent's position is built on first use in each (sub)step and shared by
+every component; so are the indexes of where everybody will be a little ahead
+(:meth:`Neighborhood.index_ahead`, for predictive avoidance). Which agents belong to an
+``among`` group is read once per update (so sprites added to a SpriteList later count);
+squads' labels are kept while the same agents are attached and the groups hold the same members.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from ..neighbors import NeighborIndex
+from .agents import AgentTable
+
+__all__ = ["Neighborhood"]
+
+#: Sets of ``among`` groups whose labels are kept (one per batch node asking, usually).
+_LABEL_CACHE_SIZE = 32
+
+
+class Neighborhood:
+    """Who is near whom, for one world.
+
+    Args:
+        table: The world's agents.
+    """
+
+    def __init__(self, table: AgentTable) -> None:
+        self._table = table
+        # Labels found by labels(), by the groups' ids, with the members' sizes and ids they
+        # were found from; dropped when agents change.
+        self._labels: dict[tuple[int, ...], tuple[list[int], list[int], np.ndarray | None]] = {}
+        self._labels_version = -1
+        self._masks: dict[int, tuple[Any, np.ndarray]] = {}
+        self._index: NeighborIndex | None = None
+        self._ahead: dict[float, NeighborIndex] = {}
+
+    def start_update(self) -> None:
+        """Read group memberships afresh (once per update)."""
+        self._masks.clear()
+        if self._labels_version != self._table.version:
+            self._labels_version = self._table.version
+            self._labels.clear()
+        self.start_step()
+
+    def start_step(self) -> None:
+        """Agents have moved: indexes are built again when next asked for."""
+        self._index = None
+        self._ahead.clear()
+
+    def index(self) -> NeighborIndex:
+        """The index over every agent's position (in row order), built once per (sub)step."""
+        if self._index is None:
+            table = self._table
+            self._index = NeighborIndex(table.arrays.position[table.rows])
+        return self._index
+
+    def index_ahead(self, ahead: float) -> NeighborIndex:
+        """The index over where every agent will be ``ahead`` seconds from now if it keeps
+        its velocity, built once per (sub)step and ``ahead``."""
+        index = self._ahead.get(ahead)
+        if index is None:
+            velocity = self._table.arrays.velocity.take(self._table.rows, axis=0)
+            index = self._ahead[ahead] = NeighborIndex(self.index().positions + velocity * ahead)
+        return index
+
+    def mask(self, among: Any) -> np.ndarray | None:
+        """Which agents (rows) belong to ``among`` (sprites); None for every agent."""
+        if among is None:
+            return None
+        hit = self._masks.get(id(among))
+        if hit is None or hit[0] is not among:
+            table = self._table
+            mask = np.zeros(len(table), dtype=bool)
+            mask[table.row_of_slot[table.slots_of(among)]] = True
+            hit = self._masks[id(among)] = (among, mask)
+        return hit[1]
+
+    def labels(self, groups: list[Any]) -> np.ndarray | None:
+        """Each agent's group ``(n,)`` among ``groups`` (-1 for none), read in one pass; None
+        if a group is None (every agent) or an agent is in two of them."""
+        if any(group is None for group in groups):
+            return None
+        members = [list(group) for group in groups]
+        sizes = [len(each) for each in members]
+        ids = list(map(id, chain.from_iterable(members)))
+        # Squads rarely change: the same members (by id) as last time, and the same agents
+        # (a collected agent is detached, which drops this cache, before its id is reused),
+        # give the same labels, without looking every member up again.
+        key = tuple(map(id, groups))
+        seen = self._labels.get(key)
+        if seen is not None and seen[0] == sizes and seen[1] == ids:
+            return seen[2]
+        table = self._table
+        slots = table.slots_by_id(ids)
+        label = np.repeat(np.arange(len(groups)), sizes)
+        attached = slots >= 0
+        rows = table.row_of_slot.take(slots[attached])
+        labels = np.full(len(table), -1, dtype=np.intp)
+        labels[rows] = label[attached]
+        labels.flags.writeable = False  # shared by the updates that reuse it
+        found = labels if np.count_nonzero(labels >= 0) == len(rows) else None  # None: in two
+        if len(self._labels) >= _LABEL_CACHE_SIZE:
+            self._labels.clear()
+        self._labels[key] = (sizes, ids, found)
+        return found

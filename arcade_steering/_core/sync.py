@@ -1,0 +1,184 @@
+"""Each update's exchange with the game: positions the game gave its sprites (and velocities a
+physics engine gave its bodies) in, the agents' new positions, angles and velocities out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pymunk
+
+from .._arcade.angles import arcade_angle
+from .._arcade.list_slots import ListSlots
+from .._arcade.physics import driven_bodies, read_velocities, write_bodies
+from .._arcade.sprite_sync import pick, read_positions, write_sprites
+from .._util.vec import put_rows
+from .arrays import AgentArrays
+
+__all__ = ["DrivenBodies", "SpriteSync"]
+
+#: When all but at most 1 in this many sprites changed, the unchanged ones are written too
+#: (where nobody can tell): a masked write's fixed cost exceeds writing a few more sprites.
+_REWRITE_SHARE = 8
+
+
+class SpriteSync:
+    """Reads the positions a game gave its sprites and writes the agents' back, each update.
+
+    Keeps last update's places of the sprites in their sprite lists, to try first.
+    """
+
+    def __init__(self) -> None:
+        self._list_slots: ListSlots | None = None
+
+    def places(self, sprites: list[Any], row_of_id: dict[int, int]) -> ListSlots:
+        """Where ``sprites`` (in row order) sit in their sprite lists now."""
+        self._list_slots = ListSlots.of(sprites, self._list_slots, row_of_id)
+        return self._list_slots
+
+    def pull(
+        self, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+    ) -> np.ndarray:
+        """Take positions from the sprites a game moved since the last update.
+
+        Returns:
+            The sprites' positions ``(n, 2)``, finite or not; only finite ones are taken.
+        """
+        pulled = arrays.position.take(rows, axis=0)
+        fast = arrays.fast_position[rows]
+        if fast.all():  # plain arcade sprites: their lists' buffers show which ones moved
+            mask = list_slots.moved(pulled)
+            if not mask.any():
+                return pulled
+            moved = np.flatnonzero(mask)
+            values = read_positions(pick(sprites, mask), fast[moved])
+        else:
+            moved = np.arange(len(rows))
+            values = read_positions(sprites, fast)
+        pulled[moved] = values
+        finite = np.isfinite(values).all(axis=1)
+        put_rows(arrays.position, rows[moved[finite]], values[finite])
+        return pulled
+
+    def push(
+        self,
+        arrays: AgentArrays,
+        rows: np.ndarray,
+        sprites: list[Any],
+        pulled: np.ndarray,
+        list_slots: ListSlots,
+        driven: np.ndarray | None,
+    ) -> None:
+        """Write positions and angles back, only for sprites whose values changed.
+
+        Args:
+            arrays: The agents' columns.
+            rows: The attached slots ``(n,)``.
+            sprites: Their sprites ``(n,)``.
+            pulled: The positions :meth:`pull` found ``(n, 2)``.
+            list_slots: The sprites' places in their lists.
+            driven: Which agents a physics engine moves (their positions are its own), or None.
+        """
+        position = arrays.position.take(rows, axis=0)
+        if driven is not None:  # the engine moves these (to where the world expects)
+            position[driven] = pulled[driven]
+        moved = (position != pulled).any(axis=1)
+        rotating = arrays.rotate[rows]
+        angle = arcade_angle(arrays.heading.take(rows, axis=0), arrays.facing[rows])
+        # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
+        turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
+        changed = moved | turned
+        if not changed.all() and _rewrite_unchanged(arrays, rows, changed, list_slots):
+            changed = np.ones_like(changed)
+        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
+        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
+        faced = rotating & changed
+        arrays.angle[rows[faced]] = angle[faced]
+        if changed.all():
+            _write(arrays, rows, sprites, position, angle, faced, list_slots)
+        elif changed.any():
+            _write(
+                arrays,
+                rows[changed],
+                pick(sprites, changed),
+                position[changed],
+                angle[changed],
+                faced[changed],
+                list_slots.select(changed),
+            )
+
+
+def _rewrite_unchanged(
+    arrays: AgentArrays, rows: np.ndarray, changed: np.ndarray, list_slots: ListSlots
+) -> bool:
+    """Whether to write the few unchanged sprites too, to save the masked write's fixed
+    cost: only when nothing can tell (every sprite has arcade's own setters, which ignore
+    an unchanged value, and no list has a spatial hash to update)."""
+    return (
+        np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
+        and bool(arrays.fast_position[rows].all() and arrays.fast_angle[rows].all())
+        and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
+    )
+
+
+def _write(
+    arrays: AgentArrays,
+    rows: np.ndarray,
+    sprites: list[Any],
+    position: np.ndarray,
+    angle: np.ndarray,
+    faced: np.ndarray,
+    list_slots: ListSlots,
+) -> None:
+    write_sprites(
+        sprites,
+        position,
+        arrays.fast_position[rows],
+        angle,
+        faced,
+        arrays.fast_angle[rows],
+        list_slots,
+    )
+
+
+@dataclass
+class DrivenBodies:
+    """The agents a physics engine moves this update, and their bodies.
+
+    Attributes:
+        mask: Which agents (rows) the engine holds ``(n,)``.
+        slots: Their slots ``(k,)``.
+        bodies: Their bodies ``(k,)``, in the same order.
+    """
+
+    mask: np.ndarray
+    slots: np.ndarray
+    bodies: list[pymunk.Body]
+
+    @classmethod
+    def pull(
+        cls, engine: Any, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any]
+    ) -> DrivenBodies | None:
+        """Find the agents ``engine`` holds and take their bodies' velocities (finite ones).
+
+        Returns:
+            The driven agents, or None if the engine holds none of them.
+        """
+        mask, bodies = driven_bodies(engine, sprites)
+        if not bodies:
+            return None
+        slots = rows[mask]
+        velocity = read_velocities(bodies)
+        finite = np.isfinite(velocity).all(axis=1)
+        put_rows(arrays.velocity, slots[finite], velocity[finite])
+        return cls(mask, slots, bodies)
+
+    def push(self, arrays: AgentArrays) -> None:
+        """Give the bodies the velocities (and angles) steering found."""
+        write_bodies(
+            self.bodies,
+            arrays.velocity.take(self.slots, axis=0),
+            arrays.angle[self.slots],
+            arrays.rotate[self.slots],
+        )

@@ -1,0 +1,1 @@
+"""Small helpers with no steering knowledge: vectors as arrays, argument checks."""
