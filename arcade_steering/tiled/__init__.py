@@ -24,7 +24,8 @@ Example:
 """
 
 from ._errors import LevelError
+from ._layers import DEFAULT_PATH_RADIUS, LAYERS
 from ._limits import LevelLimits
-from ._load import DEFAULT_PATH_RADIUS, LAYERS, Level, load_level
+from ._load import Level, load_level
 
 __all__ = ["DEFAULT_PATH_RADIUS", "LAYERS", "Level", "LevelError", "LevelLimits", "load_level"]

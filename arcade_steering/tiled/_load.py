@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Any
 
 import arcade
-import numpy as np
 import pymunk
 import pytiled_parser
-from pytiled_parser import tiled_object
 
 from .. import geometry
 from .._util.validate import check_positive
 from ..path import Path
 from ..world import SteeringWorld
 from ._errors import LevelError
+from ._layers import LAYERS, LayerReader, Point
 from ._limits import LevelLimits
 from ._map_checks import check_files
 from ._paths import anchor_images
-
-#: The object layers a level is read from.
-LAYERS = ("walls", "obstacles", "paths", "spawns")
-DEFAULT_PATH_RADIUS = 20.0
-
-Point = tuple[float, float]
 
 
 @dataclass
@@ -113,7 +104,7 @@ def load_level(
     else:
         raise TypeError(f"source must be a path or an arcade.TileMap, got {type(source).__name__}")
 
-    reader = _Reader(tilemap, scaling, limits)
+    reader = LayerReader(tilemap, scaling, limits)
     layers = reader.object_layers()
     for name in required:
         if name not in layers:
@@ -147,222 +138,3 @@ def _read_tilemap(
         raise LevelError(
             f"{checked.map_path}: arcade cannot read it: {type(error).__name__}: {error}"
         ) from error
-
-
-class _Reader:
-    """Converts Tiled objects (y down, map px) into world coordinates (y up, scaled)."""
-
-    def __init__(self, tilemap: arcade.TileMap, scaling: float, limits: LevelLimits) -> None:
-        self.map = tilemap.tiled_map
-        self.file = self.map.map_file
-        self.scaling = scaling
-        self.limits = limits
-        size, tile = self.map.map_size, self.map.tile_size
-        self.width = self.number(size.width * tile.width, "map width") * scaling
-        self.height = self.number(size.height * tile.height, "map height") * scaling
-
-    def error(self, message: str) -> LevelError:
-        return LevelError(f"{self.file}: {message}")
-
-    def number(self, value: Any, what: str, obj: Any = None, layer: str = "") -> float:
-        """``value`` as a float within +-LevelLimits.coordinate."""
-        limit = self.limits.coordinate
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            problem = f"{what} must be a number, got {type(value).__name__}"
-        elif not (math.isfinite(value) and abs(value) <= limit):
-            problem = f"{what} must be finite within +-{limit:g} (LevelLimits.coordinate)"
-        else:
-            return float(value)
-        raise self.error(f"{_where(layer, obj)}{problem}")
-
-    def object_layers(self) -> dict[str, list[Any]]:
-        layers: dict[str, list[Any]] = {}
-        pending = list(reversed(self.map.layers))
-        while pending:
-            layer = pending.pop()
-            if isinstance(layer, pytiled_parser.LayerGroup):
-                pending.extend(reversed(layer.layers or []))
-                continue
-            if layer.name not in LAYERS:
-                continue
-            if not isinstance(layer, pytiled_parser.ObjectLayer):
-                raise self.error(f"layer {layer.name!r}: must be an object layer")
-            if layer.name in layers:
-                raise self.error(f"layer {layer.name!r}: the map has two layers of that name")
-            shared = layer.properties or {}
-            layers[layer.name] = [
-                _Object(obj, {**shared, **(obj.properties or {})}) for obj in layer.tiled_objects
-            ]
-        return layers
-
-    def place(self, layer: str, items: list[tuple[_Object, list[Any]]]) -> list[np.ndarray]:
-        """World positions of each object's offsets ``(dx, dy)`` from its origin, its rotation
-        applied, computed for all the objects at once."""
-        if not items:
-            return []
-        origins = np.array([self.origin(obj, layer) for obj, _ in items]).reshape(-1, 3)
-        counts = [len(offsets) for _, offsets in items]
-        flat = np.array([pair for _, offsets in items for pair in offsets])
-        limit = self.limits.coordinate
-        if flat.dtype.kind not in "if" or flat.shape != (sum(counts), 2):
-            flat = np.full((1, 2), np.nan)  # not numbers: let the search below name the object
-        if not (np.isfinite(flat).all() and (np.abs(flat) <= limit).all()):
-            for obj, offsets in items:
-                try:
-                    good = np.abs(np.array(offsets, dtype=float)).max(initial=0) <= limit
-                except (TypeError, ValueError):
-                    good = False
-                if not good:
-                    raise self.error(
-                        f"{_where(layer, obj)}points must be finite numbers within +-{limit:g} "
-                        "(LevelLimits.coordinate)"
-                    )
-        rows = np.repeat(origins, counts, axis=0)
-        cos, sin = np.cos(rows[:, 2]), np.sin(rows[:, 2])  # Tiled: clockwise on a y-down screen
-        world = np.empty_like(flat, dtype=float)
-        world[:, 0] = (rows[:, 0] + flat[:, 0] * cos - flat[:, 1] * sin) * self.scaling
-        world[:, 1] = (
-            self.height - (rows[:, 1] + flat[:, 0] * sin + flat[:, 1] * cos) * self.scaling
-        )
-        return np.split(world, np.cumsum(counts)[:-1])
-
-    def origin(self, obj: _Object, layer: str) -> tuple[float, float, float]:
-        """The object's position and rotation (radians)."""
-        raw = obj.tiled
-        x = self.number(raw.coordinates.x, "x", obj, layer)
-        y = self.number(raw.coordinates.y, "y", obj, layer)
-        return x, y, math.radians(self.number(raw.rotation or 0.0, "rotation", obj, layer))
-
-    def vertices(self, obj: _Object, layer: str) -> list[tuple[float, float]]:
-        """A polyline's or polygon's points, as offsets from its origin."""
-        points = obj.tiled.points
-        if len(points) > self.limits.points:
-            raise self.error(
-                f"{_where(layer, obj)}{len(points):,} points, more than {self.limits.points:,} "
-                "(LevelLimits.points)"
-            )
-        return [(point.x, point.y) for point in points]
-
-    def walls(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Segment]:
-        outlines = [self.outline(obj) for obj in objects]
-        edges = sum(len(offsets) - (not closed) for offsets, closed in outlines)
-        if edges > self.limits.walls:
-            raise self.error(
-                f"layer 'walls': {edges:,} wall segments, more than {self.limits.walls:,} "
-                "(LevelLimits.walls)"
-            )
-        placed = self.place(
-            "walls", [(obj, offsets) for obj, (offsets, _) in zip(objects, outlines, strict=True)]
-        )
-        walls = []
-        for obj, (_, closed), points in zip(objects, outlines, placed, strict=True):
-            thickness = self.length(obj, "thickness", 0.0, "walls")
-            try:
-                walls += geometry.wall_segments(space, points, closed, thickness)
-            except ValueError as error:
-                raise self.error(f"{_where('walls', obj)}{error}") from None
-        return walls
-
-    def outline(self, obj: _Object) -> tuple[list[Any], bool]:
-        """A wall object's corners, as offsets from its origin, and whether it is closed."""
-        raw = obj.tiled
-        if isinstance(raw, (tiled_object.Polyline, tiled_object.Polygon)):
-            return self.vertices(obj, "walls"), isinstance(raw, tiled_object.Polygon)
-        w, h = self.size(obj, "walls")
-        if type(raw) is tiled_object.Rectangle and (w, h) != (0.0, 0.0):
-            return [(0, 0), (w, 0), (w, h), (0, h)], True
-        raise self.error(f"{_where('walls', obj)}must be a polyline, polygon or rectangle")
-
-    def circles(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Circle]:
-        sizes = []
-        for obj in objects:
-            if not isinstance(obj.tiled, tiled_object.Ellipse):
-                raise self.error(f"{_where('obstacles', obj)}must be a circle (ellipse)")
-            w, h = self.size(obj, "obstacles")
-            if w <= 0 or not math.isclose(w, h, rel_tol=0.02):
-                raise self.error(f"{_where('obstacles', obj)}ellipse {w:g}x{h:g} is not a circle")
-            sizes.append((w + h) / 2)
-        centers = self.place(
-            "obstacles", [(o, [(d / 2, d / 2)]) for o, d in zip(objects, sizes, strict=True)]
-        )
-        return [
-            geometry.obstacle_circle(space, center[0], diameter / 2 * self.scaling)
-            for center, diameter in zip(centers, sizes, strict=True)
-        ]
-
-    def paths(self, objects: list[_Object]) -> dict[str, Path]:
-        paths: dict[str, Path] = {}
-        for obj in objects:
-            name = self.name(obj, "paths")
-            if name in paths:
-                raise self.error(f"{_where('paths', obj)}a path named {name!r} exists")
-            if not isinstance(obj.tiled, (tiled_object.Polyline, tiled_object.Polygon)):
-                raise self.error(f"{_where('paths', obj)}must be a polyline or polygon")
-            closed = obj.properties.get("closed", False)
-            if not isinstance(closed, bool):
-                raise self.error(
-                    f"{_where('paths', obj)}property 'closed' must be a bool (true or false), "
-                    f"got {type(closed).__name__} {str(closed)[:40]!r}"
-                )
-            closed = closed or isinstance(obj.tiled, tiled_object.Polygon)
-            radius = self.length(obj, "radius", DEFAULT_PATH_RADIUS, "paths")
-            (points,) = self.place("paths", [(obj, self.vertices(obj, "paths"))])
-            if closed and len(points) > 2 and (points[0] == points[-1]).all():
-                points = points[:-1]
-            try:
-                paths[name] = Path(points, radius=radius, closed=closed)
-            except ValueError as error:
-                raise self.error(f"{_where('paths', obj)}{error}") from None
-        return paths
-
-    def spawns(self, objects: list[_Object]) -> dict[str, list[Point]]:
-        for obj in objects:
-            if not isinstance(obj.tiled, tiled_object.Point):
-                raise self.error(f"{_where('spawns', obj)}must be a point")
-        spawns: dict[str, list[Point]] = {}
-        for obj, place in zip(
-            objects, self.place("spawns", [(o, [(0, 0)]) for o in objects]), strict=True
-        ):
-            ((x, y),) = place.tolist()
-            spawns.setdefault(self.name(obj, "spawns"), []).append((x, y))
-        return spawns
-
-    def name(self, obj: _Object, layer: str) -> str:
-        if not isinstance(obj.tiled.name, str) or not obj.tiled.name:
-            raise self.error(f"{_where(layer, obj)}needs a name")
-        return obj.tiled.name
-
-    def size(self, obj: _Object, layer: str) -> tuple[float, float]:
-        size = obj.tiled.size
-        w = self.number(size.width, "width", obj, layer)
-        h = self.number(size.height, "height", obj, layer)
-        if w < 0 or h < 0:
-            raise self.error(f"{_where(layer, obj)}size {w:g}x{h:g} must not be negative")
-        return w, h
-
-    def length(self, obj: _Object, key: str, default: float, layer: str) -> float:
-        """A property of map px, >= 0, scaled."""
-        value = self.number(obj.properties.get(key, default), f"property {key!r}", obj, layer)
-        if value < 0:
-            raise self.error(f"{_where(layer, obj)}property {key!r} must be >= 0")
-        return value * self.scaling
-
-
-@dataclass
-class _Object:
-    """A Tiled object with its layer's properties under its own."""
-
-    tiled: Any
-    properties: dict[str, Any]
-
-    def describe(self) -> str:
-        name = self.tiled.name
-        return f"object {self.tiled.id}" + (f" {name!r}" if name else "")
-
-
-def _where(layer: str, obj: _Object | None) -> str:
-    """``"layer 'walls', object 3 'door': "``, the start of a message about an object."""
-    parts = [f"layer {layer!r}"] if layer else []
-    if obj is not None:
-        parts.append(obj.describe())
-    return ", ".join(parts) + ": " if parts else ""
