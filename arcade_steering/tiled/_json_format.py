@@ -34,6 +34,7 @@ class JsonFormat:
 
     @staticmethod
     def root_kind(node: Any) -> str | None:
+        """The file's ``type`` (``"map"``, ``"tileset"``, ``"template"``), if it says."""
         if not isinstance(node, dict):
             raise BadValueError(f"must be a JSON object, got {_kind(node)}")
         kind = node.get("type")
@@ -41,10 +42,12 @@ class JsonFormat:
 
     @staticmethod
     def has(node: dict, key: str) -> bool:
+        """Whether the node has ``key``."""
         return key in node
 
     @staticmethod
     def number(node: dict, key: str, integer: bool = False) -> float | None:
+        """The number under ``key`` (a whole one if ``integer``), or None if absent."""
         if key not in node:
             return None
         value = node[key]
@@ -56,6 +59,7 @@ class JsonFormat:
 
     @staticmethod
     def text(node: dict, key: str) -> str | None:
+        """The string under ``key``, or None if absent."""
         value = node.get(key)
         if key in node and not isinstance(value, str):
             raise BadValueError(f"{key!r} must be a string, got {_kind(value)}")
@@ -63,6 +67,7 @@ class JsonFormat:
 
     @staticmethod
     def flag(node: dict, key: str) -> bool | None:
+        """The bool under ``key``, or None if absent."""
         value = node.get(key)
         if key in node and not isinstance(value, bool):
             raise BadValueError(f"{key!r} must be true or false, got {_kind(value)}")
@@ -81,6 +86,7 @@ class JsonFormat:
 
     @classmethod
     def child(cls, node: dict, key: str) -> dict | None:
+        """The object under ``key``, or None if absent."""
         value = node.get(key)
         if value is not None and not isinstance(value, dict):
             raise BadValueError(f"{key!r} must be a JSON object, got {_kind(value)}")
@@ -88,10 +94,12 @@ class JsonFormat:
 
     @classmethod
     def tilesets(cls, node: dict) -> list[dict]:
+        """The map's tilesets."""
         return cls.children(node, "tilesets")
 
     @classmethod
     def layers(cls, node: dict) -> list[tuple[str, dict]]:
+        """The node's layers, each with its kind (one of ``LAYER_KINDS``)."""
         layers = []
         for layer in cls.children(node, "layers"):
             kind = layer.get("type")
@@ -102,6 +110,7 @@ class JsonFormat:
 
     @classmethod
     def objects(cls, layer: dict) -> list[dict]:
+        """The objects of an object layer."""
         return cls.children(layer, "objects")
 
     @classmethod
@@ -152,6 +161,7 @@ class JsonFormat:
 
     @classmethod
     def tile_data(cls, layer: dict) -> TileData:
+        """A tile layer's cells, as stored."""
         encoding = cls.text(layer, "encoding") or ""
         if encoding not in ("", "base64"):
             raise BadValueError(f"encoding {encoding!r} is not base64")
@@ -166,6 +176,7 @@ class JsonFormat:
 
     @classmethod
     def tileset_tiles(cls, tileset: dict) -> list[dict]:
+        """The tiles a tileset describes one by one."""
         return cls.children(tileset, "tiles")
 
     @classmethod
@@ -180,6 +191,7 @@ class JsonFormat:
 
     @classmethod
     def tile_objects(cls, tile: dict) -> dict | None:
+        """A tile's collision shapes (an object layer), or None."""
         return cls.child(tile, "objectgroup")
 
     @classmethod
@@ -192,6 +204,7 @@ class JsonFormat:
 
 
 def _type_of(value: Any) -> str:
+    """The property type pytiled_parser gives a value of the old name -> value form."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -200,6 +213,7 @@ def _type_of(value: Any) -> str:
 
 
 def _kind(value: Any) -> str:
+    """What a JSON value is, for messages (``"a list"``, ``"the number 3"``)."""
     names = {dict: "an object", list: "a list", str: "a string", bool: "a bool"}
     if value is None:
         return "null"

@@ -54,6 +54,7 @@ class LevelLimits:
     coordinate: float = 1_000_000.0
 
     def __post_init__(self) -> None:
+        """Check every limit is a number > 0 (``coordinate`` may be a float)."""
         for item in fields(self):
             value = getattr(self, item.name)
             kinds = (int, float) if item.name == "coordinate" else (int,)

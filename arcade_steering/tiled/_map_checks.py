@@ -173,6 +173,7 @@ class _MapChecks:
 
 
 def _csv_gid(text: str) -> int:
+    """A tile id of CSV tile data."""
     try:
         return bounded_int(text.strip())
     except ValueError:

@@ -35,14 +35,17 @@ class XmlFormat:
 
     @staticmethod
     def root_kind(node: ElementTree.Element) -> str | None:
+        """The file's kind: its root tag (``"map"``, ``"tileset"``, ``"template"``)."""
         return node.tag
 
     @staticmethod
     def has(node: ElementTree.Element, key: str) -> bool:
+        """Whether the element has the attribute ``key``."""
         return key in node.attrib
 
     @staticmethod
     def number(node: ElementTree.Element, key: str, integer: bool = False) -> float | None:
+        """The attribute ``key`` as a number (a whole one if ``integer``), or None if absent."""
         text = node.attrib.get(key)
         if text is None:
             return None
@@ -54,31 +57,38 @@ class XmlFormat:
 
     @staticmethod
     def text(node: ElementTree.Element, key: str) -> str | None:
+        """The attribute ``key``, or None if absent."""
         return node.attrib.get(key)
 
     @classmethod
     def flag(cls, node: ElementTree.Element, key: str) -> bool | None:
+        """The attribute ``key`` as a bool (a whole number, 0 for false), or None if absent."""
         value = cls.number(node, key, integer=True)
         return None if value is None else bool(value)
 
     @staticmethod
     def children(node: ElementTree.Element, key: str) -> list[ElementTree.Element]:
+        """The child elements tagged ``key``."""
         return node.findall(key)
 
     @staticmethod
     def child(node: ElementTree.Element, key: str) -> ElementTree.Element | None:
+        """The first child element tagged ``key``, or None."""
         return node.find(key)
 
     @staticmethod
     def tilesets(node: ElementTree.Element) -> list[ElementTree.Element]:
+        """The map's tilesets."""
         return node.findall("tileset")
 
     @staticmethod
     def layers(node: ElementTree.Element) -> list[tuple[str, ElementTree.Element]]:
+        """The element's layers, each with its kind (the JSON layer type)."""
         return [(_XML_LAYER_TAGS[c.tag], c) for c in node if c.tag in _XML_LAYER_TAGS]
 
     @staticmethod
     def objects(layer: ElementTree.Element) -> list[ElementTree.Element]:
+        """The objects of an object layer."""
         return layer.findall("object")
 
     @classmethod
@@ -115,6 +125,7 @@ class XmlFormat:
 
     @classmethod
     def tile_data(cls, layer: ElementTree.Element) -> TileData:
+        """A tile layer's cells, as stored."""
         data = layer.find("data")
         if data is None:
             raise BadValueError("a tile layer needs a <data> element")
@@ -132,6 +143,7 @@ class XmlFormat:
 
     @staticmethod
     def tileset_tiles(tileset: ElementTree.Element) -> list[ElementTree.Element]:
+        """The tiles a tileset describes one by one."""
         return tileset.findall("tile")
 
     @staticmethod
@@ -158,6 +170,7 @@ class XmlFormat:
 
     @staticmethod
     def tile_objects(tile: ElementTree.Element) -> ElementTree.Element | None:
+        """A tile's collision shapes (an object layer), or None."""
         return tile.find("objectgroup")
 
     @staticmethod
