@@ -4,7 +4,7 @@ Writes a map whose ``walls`` layer has ``--segments`` edges (a quarter of them i
 100 points, the rest in rectangles, rotated ones among them) and times, in ``--rounds``
 rounds, the median of:
 
-- ``check``: arcade_steering reading and checking the files (``_level_files.check_files``);
+- ``check``: arcade_steering reading and checking the files (``tiled._map_checks.check_files``);
 - ``parse``: pytiled_parser and arcade reading the map (``parse_map`` and ``TileMap``);
 - ``pymunk``: pymunk alone making that many segments and adding them (the floor for walls);
 - ``total``: ``load_level`` from the path to the walls in the world;
@@ -39,8 +39,8 @@ import pytiled_parser
 
 import arcade_steering as steer
 from arcade_steering import geometry
-from arcade_steering._level_files import check_files
 from arcade_steering.tiled import LevelLimits, load_level
+from arcade_steering.tiled._map_checks import check_files
 
 POLYLINE_POINTS = 100
 

@@ -1,33 +1,11 @@
-"""Steering geometry laid out in Tiled: walls, obstacles, patrol routes and spawn points.
-
-A level is a Tiled map (``.tmj`` JSON or ``.tmx``) loaded with arcade's own loader. Its object
-layers, by name:
-
-- ``walls``: polylines (open), polygons and rectangles (closed); every edge becomes a wall.
-  A ``thickness`` property (px) on the object or the layer makes thick walls.
-- ``obstacles``: circles (ellipses with equal width and height) become round obstacles.
-- ``paths``: named polylines or polygons become :class:`~arcade_steering.Path` routes; a
-  polygon or a ``closed`` property (a bool) makes a closed route, a ``radius`` property sets
-  its width.
-- ``spawns``: named points; several points may share a name (``flag``, ``guard``).
-
-Tiled's y axis points down and arcade's up: coordinates are converted (and scaled).
-
-Level files may come from players and modders: a map read from a path, and every file it
-refers to, is checked before arcade reads it (see :class:`LevelLimits` and the ``root``
-argument of :func:`load_level`), and anything wrong raises :class:`LevelError`.
-
-Example:
-    >>> level = load_level("level.tmj", world)          # doctest: +SKIP
-    >>> route = level.paths["patrol"]                    # doctest: +SKIP
-    >>> x, y = level.spawns["leader"][0]                 # doctest: +SKIP
-"""
+"""The steering layers of a map read by arcade: Tiled's objects (y down, map px) become walls,
+obstacles, routes and spawn points in world coordinates (y up, scaled), each checked for the
+kind, shape and properties its layer needs."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from pathlib import Path as FilePath
+from dataclasses import dataclass
 from typing import Any
 
 import arcade
@@ -36,143 +14,20 @@ import pymunk
 import pytiled_parser
 from pytiled_parser import tiled_object
 
-from . import geometry
-from ._level_files import anchor_images, check_files
-from ._level_limits import LevelError, LevelLimits
-from ._util.validate import check_positive
-from .path import Path
-from .world import SteeringWorld
-
-__all__ = ["DEFAULT_PATH_RADIUS", "LAYERS", "Level", "LevelError", "LevelLimits", "load_level"]
+from .. import geometry
+from ..path import Path
+from ._errors import LevelError
+from ._limits import LevelLimits
 
 #: The object layers a level is read from.
 LAYERS = ("walls", "obstacles", "paths", "spawns")
+#: The width of a route without a ``radius`` property, map px.
 DEFAULT_PATH_RADIUS = 20.0
 
 Point = tuple[float, float]
 
 
-@dataclass
-class Level:
-    """What :func:`load_level` read and added to the world.
-
-    Attributes:
-        tilemap: The arcade ``TileMap`` (its ``sprite_lists`` hold the tile layers to draw).
-        width: Map width, px (scaled).
-        height: Map height, px (scaled).
-        walls: The ``pymunk.Segment`` walls added to the world.
-        obstacles: The ``pymunk.Circle`` obstacles added to the world.
-        paths: Routes by object name.
-        spawns: Spawn points by object name; a name may have several points.
-    """
-
-    tilemap: arcade.TileMap
-    width: float
-    height: float
-    walls: list[pymunk.Segment] = field(default_factory=list)
-    obstacles: list[pymunk.Circle] = field(default_factory=list)
-    paths: dict[str, Path] = field(default_factory=dict)
-    spawns: dict[str, list[Point]] = field(default_factory=dict)
-
-
-def load_level(
-    source: str | FilePath | arcade.TileMap,
-    world: SteeringWorld,
-    *,
-    scaling: float = 1.0,
-    required: tuple[str, ...] = LAYERS,
-    root: str | FilePath | None = None,
-    limits: LevelLimits | None = None,
-) -> Level:
-    """Read a Tiled map's steering layers and add its walls and obstacles to ``world``.
-
-    A map given by path is checked before arcade reads it: the files it refers to (tilesets,
-    their images, object templates) must be regular files inside ``root``, every file and
-    count is capped by ``limits``, and every coordinate and property is checked for type,
-    finiteness and range. Then every wall and obstacle is built, and they are all added to
-    the world in one go: a bad map raises :class:`LevelError` and leaves the world exactly as
-    it was. Loading takes time linear in the map's size.
-
-    Args:
-        source: A map file path (a ``:resources:`` handle too), or a ``TileMap`` already
-            loaded with ``arcade.load_tilemap`` (whose files arcade has read unchecked:
-            pass a path for files you do not trust).
-        world: The world that gets the walls and obstacles.
-        scaling: Map pixels to world pixels.
-        required: Layers that must be present (others are optional).
-        root: The folder the map's tilesets, images and templates must be in; by default
-            the map's own folder. Pass a wider one for maps sharing tilesets in a parent
-            folder. Symbolic links are followed before the check.
-        limits: Caps on sizes and counts; by default ``LevelLimits()``.
-
-    Returns:
-        The :class:`Level`.
-
-    Raises:
-        LevelError: (a ``ValueError``) the map or a file it refers to cannot be read, is
-            outside ``root``, breaks a limit, lacks a required layer, or has a layer or
-            object of the wrong kind, shape or property; the message names the file, the
-            layer and the object (id and name).
-        TypeError: An argument has the wrong type.
-        ValueError: ``scaling`` is not finite and > 0, or ``root`` is given with a TileMap.
-    """
-    scaling = check_positive("scaling", scaling)
-    if isinstance(required, str) or not isinstance(required, (tuple, list)):
-        raise TypeError(f"required must be a tuple of layer names, got {type(required).__name__}")
-    if not isinstance(world, SteeringWorld):
-        raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
-    if limits is None:
-        limits = LevelLimits()
-    elif not isinstance(limits, LevelLimits):
-        raise TypeError(f"limits must be a LevelLimits or None, got {type(limits).__name__}")
-    if root is not None and not isinstance(root, (str, FilePath)):
-        raise TypeError(f"root must be a folder path or None, got {type(root).__name__}")
-    if isinstance(source, (str, FilePath)):
-        tilemap = _read_tilemap(source, None if root is None else FilePath(root), limits, scaling)
-    elif isinstance(source, arcade.TileMap):
-        if root is not None:
-            raise ValueError("root applies to a map read from a file, not to a TileMap")
-        tilemap = source
-    else:
-        raise TypeError(f"source must be a path or an arcade.TileMap, got {type(source).__name__}")
-
-    reader = _Reader(tilemap, scaling, limits)
-    layers = reader.object_layers()
-    for name in required:
-        if name not in layers:
-            raise reader.error(f"layer {name!r}: missing from the map (it needs an object layer)")
-    space = world.space
-    walls = reader.walls(space, layers.get("walls", []))
-    obstacles = reader.circles(space, layers.get("obstacles", []))
-    paths = reader.paths(layers.get("paths", []))
-    spawns = reader.spawns(layers.get("spawns", []))
-    geometry.add_shapes(space, [*walls, *obstacles])
-    return Level(tilemap, reader.width, reader.height, walls, obstacles, paths, spawns)
-
-
-def _read_tilemap(
-    source: str | FilePath, root: FilePath | None, limits: LevelLimits, scaling: float
-) -> arcade.TileMap:
-    """Check the map's files, then let pytiled_parser and arcade read them."""
-    if isinstance(source, str) and source.strip().startswith(":"):
-        try:
-            source = arcade.resources.resolve(source)
-        except (ValueError, FileNotFoundError) as error:
-            raise LevelError(f"{source}: {error}") from error
-    checked = check_files(FilePath(source), root, limits)
-    try:
-        tiled_map = pytiled_parser.parse_map(checked.map_path)
-        anchor_images(tiled_map, checked)
-        return arcade.TileMap(tiled_map=tiled_map, scaling=scaling, lazy=True)
-    except LevelError:
-        raise
-    except Exception as error:  # the checks let through a map these libraries refuse
-        raise LevelError(
-            f"{checked.map_path}: arcade cannot read it: {type(error).__name__}: {error}"
-        ) from error
-
-
-class _Reader:
+class LayerReader:
     """Converts Tiled objects (y down, map px) into world coordinates (y up, scaled)."""
 
     def __init__(self, tilemap: arcade.TileMap, scaling: float, limits: LevelLimits) -> None:
@@ -185,6 +40,7 @@ class _Reader:
         self.height = self.number(size.height * tile.height, "map height") * scaling
 
     def error(self, message: str) -> LevelError:
+        """A :class:`LevelError` naming the map file."""
         return LevelError(f"{self.file}: {message}")
 
     def number(self, value: Any, what: str, obj: Any = None, layer: str = "") -> float:
@@ -199,6 +55,7 @@ class _Reader:
         raise self.error(f"{_where(layer, obj)}{problem}")
 
     def object_layers(self) -> dict[str, list[Any]]:
+        """The steering layers by name (group layers searched), each a list of its objects."""
         layers: dict[str, list[Any]] = {}
         pending = list(reversed(self.map.layers))
         while pending:
@@ -214,11 +71,12 @@ class _Reader:
                 raise self.error(f"layer {layer.name!r}: the map has two layers of that name")
             shared = layer.properties or {}
             layers[layer.name] = [
-                _Object(obj, {**shared, **(obj.properties or {})}) for obj in layer.tiled_objects
+                TiledObject(obj, {**shared, **(obj.properties or {})})
+                for obj in layer.tiled_objects
             ]
         return layers
 
-    def place(self, layer: str, items: list[tuple[_Object, list[Any]]]) -> list[np.ndarray]:
+    def place(self, layer: str, items: list[tuple[TiledObject, list[Any]]]) -> list[np.ndarray]:
         """World positions of each object's offsets ``(dx, dy)`` from its origin, its rotation
         applied, computed for all the objects at once."""
         if not items:
@@ -249,14 +107,14 @@ class _Reader:
         )
         return np.split(world, np.cumsum(counts)[:-1])
 
-    def origin(self, obj: _Object, layer: str) -> tuple[float, float, float]:
+    def origin(self, obj: TiledObject, layer: str) -> tuple[float, float, float]:
         """The object's position and rotation (radians)."""
         raw = obj.tiled
         x = self.number(raw.coordinates.x, "x", obj, layer)
         y = self.number(raw.coordinates.y, "y", obj, layer)
         return x, y, math.radians(self.number(raw.rotation or 0.0, "rotation", obj, layer))
 
-    def vertices(self, obj: _Object, layer: str) -> list[tuple[float, float]]:
+    def vertices(self, obj: TiledObject, layer: str) -> list[tuple[float, float]]:
         """A polyline's or polygon's points, as offsets from its origin."""
         points = obj.tiled.points
         if len(points) > self.limits.points:
@@ -266,7 +124,8 @@ class _Reader:
             )
         return [(point.x, point.y) for point in points]
 
-    def walls(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Segment]:
+    def walls(self, space: pymunk.Space, objects: list[TiledObject]) -> list[pymunk.Segment]:
+        """The segments of the ``walls`` objects, built on ``space``'s static body, not added."""
         outlines = [self.outline(obj) for obj in objects]
         edges = sum(len(offsets) - (not closed) for offsets, closed in outlines)
         if edges > self.limits.walls:
@@ -286,7 +145,7 @@ class _Reader:
                 raise self.error(f"{_where('walls', obj)}{error}") from None
         return walls
 
-    def outline(self, obj: _Object) -> tuple[list[Any], bool]:
+    def outline(self, obj: TiledObject) -> tuple[list[Any], bool]:
         """A wall object's corners, as offsets from its origin, and whether it is closed."""
         raw = obj.tiled
         if isinstance(raw, (tiled_object.Polyline, tiled_object.Polygon)):
@@ -296,7 +155,8 @@ class _Reader:
             return [(0, 0), (w, 0), (w, h), (0, h)], True
         raise self.error(f"{_where('walls', obj)}must be a polyline, polygon or rectangle")
 
-    def circles(self, space: pymunk.Space, objects: list[_Object]) -> list[pymunk.Circle]:
+    def circles(self, space: pymunk.Space, objects: list[TiledObject]) -> list[pymunk.Circle]:
+        """The circles of the ``obstacles`` objects, built on ``space``'s static body, not added."""
         sizes = []
         for obj in objects:
             if not isinstance(obj.tiled, tiled_object.Ellipse):
@@ -313,7 +173,8 @@ class _Reader:
             for center, diameter in zip(centers, sizes, strict=True)
         ]
 
-    def paths(self, objects: list[_Object]) -> dict[str, Path]:
+    def paths(self, objects: list[TiledObject]) -> dict[str, Path]:
+        """The routes of the ``paths`` objects, by name."""
         paths: dict[str, Path] = {}
         for obj in objects:
             name = self.name(obj, "paths")
@@ -338,7 +199,8 @@ class _Reader:
                 raise self.error(f"{_where('paths', obj)}{error}") from None
         return paths
 
-    def spawns(self, objects: list[_Object]) -> dict[str, list[Point]]:
+    def spawns(self, objects: list[TiledObject]) -> dict[str, list[Point]]:
+        """The points of the ``spawns`` objects, by name."""
         for obj in objects:
             if not isinstance(obj.tiled, tiled_object.Point):
                 raise self.error(f"{_where('spawns', obj)}must be a point")
@@ -350,12 +212,14 @@ class _Reader:
             spawns.setdefault(self.name(obj, "spawns"), []).append((x, y))
         return spawns
 
-    def name(self, obj: _Object, layer: str) -> str:
+    def name(self, obj: TiledObject, layer: str) -> str:
+        """The object's name, which must not be empty."""
         if not isinstance(obj.tiled.name, str) or not obj.tiled.name:
             raise self.error(f"{_where(layer, obj)}needs a name")
         return obj.tiled.name
 
-    def size(self, obj: _Object, layer: str) -> tuple[float, float]:
+    def size(self, obj: TiledObject, layer: str) -> tuple[float, float]:
+        """The object's width and height, map px, >= 0."""
         size = obj.tiled.size
         w = self.number(size.width, "width", obj, layer)
         h = self.number(size.height, "height", obj, layer)
@@ -363,7 +227,7 @@ class _Reader:
             raise self.error(f"{_where(layer, obj)}size {w:g}x{h:g} must not be negative")
         return w, h
 
-    def length(self, obj: _Object, key: str, default: float, layer: str) -> float:
+    def length(self, obj: TiledObject, key: str, default: float, layer: str) -> float:
         """A property of map px, >= 0, scaled."""
         value = self.number(obj.properties.get(key, default), f"property {key!r}", obj, layer)
         if value < 0:
@@ -372,18 +236,19 @@ class _Reader:
 
 
 @dataclass
-class _Object:
+class TiledObject:
     """A Tiled object with its layer's properties under its own."""
 
     tiled: Any
     properties: dict[str, Any]
 
     def describe(self) -> str:
+        """``"object 3 'door'"``, for messages."""
         name = self.tiled.name
         return f"object {self.tiled.id}" + (f" {name!r}" if name else "")
 
 
-def _where(layer: str, obj: _Object | None) -> str:
+def _where(layer: str, obj: TiledObject | None) -> str:
     """``"layer 'walls', object 3 'door': "``, the start of a message about an object."""
     parts = [f"layer {layer!r}"] if layer else []
     if obj is not None:

@@ -1,19 +1,14 @@
-"""What a level may hold, and the error for a level that breaks it (see ``tiled``)."""
+"""What a level may hold (:class:`LevelLimits`), and the running totals held to it."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, fields
 
+from ._errors import BadValueError
+
 MiB = 1 << 20
-
-
-class LevelError(ValueError):
-    """A Tiled map that is not a valid steering level, or breaks a limit or the root policy.
-
-    The message starts with the file at fault and names the layer and the object (id and
-    name), or the tileset or template, where there is one.
-    """
 
 
 @dataclass(frozen=True)
@@ -59,6 +54,7 @@ class LevelLimits:
     coordinate: float = 1_000_000.0
 
     def __post_init__(self) -> None:
+        """Check every limit is a number > 0 (``coordinate`` may be a float)."""
         for item in fields(self):
             value = getattr(self, item.name)
             kinds = (int, float) if item.name == "coordinate" else (int,)
@@ -66,3 +62,25 @@ class LevelLimits:
                 raise TypeError(f"LevelLimits.{item.name} must be a number, got {value!r}")
             if not math.isfinite(value) or value <= 0:
                 raise ValueError(f"LevelLimits.{item.name} must be finite and > 0, got {value}")
+
+
+class Tally:
+    """Running totals of what a level's files hold, each held to a limit as it grows."""
+
+    def __init__(self, limits: LevelLimits) -> None:
+        self.limits = limits
+        self.counts: Counter[str] = Counter()
+
+    def count(self, what: str, amount: int, limit_name: str) -> None:
+        """Add ``amount`` to the total of ``what``.
+
+        Raises:
+            BadValueError: The total is over ``LevelLimits.<limit_name>``.
+        """
+        self.counts[what] += amount
+        limit = getattr(self.limits, limit_name)
+        if self.counts[what] > limit:
+            raise BadValueError(
+                f"more than {limit:,} {what} (LevelLimits.{limit_name}); pass "
+                f"load_level(..., limits=LevelLimits({limit_name}=...)) to allow more"
+            )
