@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"behaviors", "combine", "params"},
     {"agent", "world"},
-    {"testing", "formations", "tiled", "_level_files", "_level_formats", "_level_limits"},
+    {"testing", "formations", "tiled"},
     {"examples", "__init__", "__main__"},
 ]
 MAX_LINES = 400
