@@ -14,9 +14,18 @@ from typing import Any
 import numpy as np
 
 
+#: Exact types accepted without the (slow) abstract ``numbers.Real`` check.
+_PLAIN_NUMBERS = frozenset({float, int, np.float64})
+
+
+_PLAIN_PAIRS = frozenset({tuple, list, np.ndarray})
+
+
 def check_real(name: str, value: Any) -> float:
     """Return ``value`` as a finite float, or raise naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
+    if type(value) not in _PLAIN_NUMBERS and (
+        isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer))
+    ):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     result = float(value)
     if not math.isfinite(result):
@@ -49,7 +58,9 @@ def check_bool(name: str, value: Any) -> bool:
 
 def check_point(name: str, value: Any) -> tuple[float, float]:
     """Return ``value`` as a finite ``(x, y)`` tuple, or raise naming ``name``."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+    if type(value) not in _PLAIN_PAIRS and (
+        isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray))
+    ):
         raise TypeError(f"{name} must be an (x, y) pair, got {type(value).__name__}")
     if len(value) != 2:
         raise ValueError(f"{name} must have 2 coordinates, got {len(value)}")
