@@ -17,6 +17,7 @@ from typing import Any
 
 import arcade
 import numpy as np
+from arcade.types import RGBA255, RGBOrA255
 from PIL import Image, ImageDraw
 
 import arcade_steering as steer
@@ -29,6 +30,8 @@ BACKGROUND = (24, 28, 36)
 DT = _cli.DT
 
 Color = tuple[int, int, int]
+#: A point as the examples pass it: ``(x, y)``, or a row of an ``(n, 2)`` array.
+PointLike = Sequence[float] | np.ndarray
 #: Agent colours by role, used across the examples.
 BLUE: Color = (90, 170, 255)
 ORANGE: Color = (255, 160, 60)
@@ -44,6 +47,11 @@ TARGET_COLOR = (250, 250, 250)
 #: A jump longer than this between two trail samples (px) is a teleport, not motion.
 _TRAIL_JUMP = 60.0
 _TRAIL_ALPHAS = (50, 110, 190)
+
+
+def point_list(points: np.ndarray) -> list[tuple[float, float]]:
+    """An ``(n, 2)`` array as the list of ``(x, y)`` tuples arcade's draw functions take."""
+    return [(x, y) for x, y in points.tolist()]
 
 
 @functools.cache
@@ -87,8 +95,8 @@ class Trails:
 
     def draw(self) -> None:
         """One ``draw_lines`` call per colour and age band."""
-        bands: dict[tuple[int, ...], list[np.ndarray]] = {}
-        dots: dict[tuple[int, ...], list[np.ndarray]] = {}
+        bands: dict[RGBA255, list[np.ndarray]] = {}
+        dots: dict[RGBA255, list[np.ndarray]] = {}
         for _, color, history in self._tracks:
             if len(history) < 2:
                 continue
@@ -108,12 +116,12 @@ class Trails:
                 pairs = np.empty((2 * int(keep.sum()), 2))
                 pairs[0::2], pairs[1::2] = starts[keep], ends[keep]
                 bands.setdefault((*color, alpha), []).append(pairs)
-        for color, chunks in bands.items():
+        for rgba, chunks in bands.items():
             pairs = np.concatenate(chunks)
             if len(pairs):
-                arcade.draw_lines(pairs.tolist(), color, 2)
-        for color, chunks in dots.items():
-            arcade.draw_points(np.concatenate(chunks).tolist(), color, 4)
+                arcade.draw_lines(point_list(pairs), rgba, 2)
+        for rgba, chunks in dots.items():
+            arcade.draw_points(point_list(np.concatenate(chunks)), rgba, 4)
 
 
 def draw_geometry(world: steer.SteeringWorld) -> None:
@@ -123,7 +131,7 @@ def draw_geometry(world: steer.SteeringWorld) -> None:
         ends = np.empty((2 * len(geometry.segment_a), 2))
         ends[0::2], ends[1::2] = geometry.segment_a, geometry.segment_b
         thickness = max(3.0, 2.0 * float(np.max(geometry.segment_radius)))
-        arcade.draw_lines(ends.tolist(), WALL_COLOR, thickness)
+        arcade.draw_lines(point_list(ends), WALL_COLOR, thickness)
     for (x, y), radius in zip(
         geometry.circle_center.tolist(), geometry.circle_radius.tolist(), strict=True
     ):
@@ -134,12 +142,12 @@ def draw_path(path: steer.Path, color: tuple[int, int, int] = (50, 54, 52)) -> N
     """Draw a path's tube as a band (opaque, so that overlaps at the joints do not show)."""
     ends = np.empty((2 * len(path.starts), 2))
     ends[0::2], ends[1::2] = path.starts, path.ends
-    arcade.draw_lines(ends.tolist(), color, 2 * path.radius)
+    arcade.draw_lines(point_list(ends), color, 2 * path.radius)
     for x, y in path.points.tolist():
         arcade.draw_circle_filled(x, y, path.radius, color)
 
 
-def draw_cross(x: float, y: float, color: tuple[int, ...] = TARGET_COLOR, size: float = 7) -> None:
+def draw_cross(x: float, y: float, color: RGBOrA255 = TARGET_COLOR, size: float = 7) -> None:
     """A small ``x`` marking a target point."""
     arcade.draw_line(x - size, y - size, x + size, y + size, color, 2)
     arcade.draw_line(x - size, y + size, x + size, y - size, color, 2)
@@ -178,7 +186,7 @@ class Scene:
         self.height = float(height)
         self.world = steer.SteeringWorld(seed=seed)
         self.rng = np.random.default_rng(seed)
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.trails = Trails()
         self.show_debug = True
         self.show_trails = True
@@ -193,7 +201,7 @@ class Scene:
 
     def add_agent(
         self,
-        position: Sequence[float],
+        position: PointLike,
         behavior: steer.SteeringComponent,
         color: Color = BLUE,
         *,
@@ -212,7 +220,8 @@ class Scene:
             **attach: Passed to :meth:`SteeringWorld.attach` (``max_speed``, ``velocity``...).
         """
         sprite = arcade.Sprite(arrow_texture(color), scale=scale)
-        sprite.position = tuple(position)
+        x, y = position
+        sprite.position = (x, y)
         self.sprites.append(sprite)
         if trail:
             self.trails.track(sprite, color)
@@ -422,7 +431,10 @@ def run_headless(scene_class: type[Scene], args: argparse.Namespace) -> dict[str
 def _module_name(scene_class: type[Scene]) -> str:
     """The importable name of the module defining ``scene_class``, also when it runs as
     ``__main__`` (``python -m``)."""
-    return sys.modules[scene_class.__module__].__spec__.name
+    spec = sys.modules[scene_class.__module__].__spec__
+    if spec is None:  # a module not imported by name (run as a file): its name is all there is
+        return scene_class.__module__
+    return spec.name
 
 
 def run(scene_class: type[Scene], argv: list[str] | None = None) -> int:

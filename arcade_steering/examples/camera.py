@@ -27,7 +27,17 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import GREEN, OBSTACLE_COLOR, ORANGE, RED, WALL_COLOR, Scene, draw_path, run
+from ._base import (
+    GREEN,
+    OBSTACLE_COLOR,
+    ORANGE,
+    RED,
+    WALL_COLOR,
+    Scene,
+    draw_path,
+    point_list,
+    run,
+)
 
 LEVEL_SCALE = 3  # the level is this many windows wide and high
 FLOCK = 30
@@ -84,7 +94,7 @@ class CameraScene(Scene):
             max_speed=90,
             max_force=300,
         )
-        squad = arcade.SpriteList()
+        squad: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         squad_behavior = steer.PriorityBlend(
             *avoid,
             steer.EvadeSightCone(self.leader.sprite, length=120, half_angle=30),
@@ -107,7 +117,7 @@ class CameraScene(Scene):
                 (steer.Wander(), 0.3),
             ),
         )
-        boids = arcade.SpriteList()
+        boids: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         for start in self.rng.uniform((0.35 * w, 0.5 * h), (0.65 * w, 0.75 * h), (FLOCK, 2)):
             agent = self.add_agent(start, flock, GREEN, max_speed=100, max_force=400, trail=False)
             boids.append(agent.sprite)
@@ -135,34 +145,37 @@ class CameraScene(Scene):
         )
 
     def draw(self) -> None:
-        if self.camera is None:
-            self._make_cameras()
-        self.camera.position = tuple(self.view_center)
-        with self.camera.activate():
+        camera, minimap = self._cameras()
+        x, y = self.view_center
+        camera.position = (x, y)
+        with camera.activate():
             super().draw()  # level, trails, sprites and the debug overlay, in world space
-        with self.minimap.activate():
-            self._draw_minimap()
+        with minimap.activate():
+            self._draw_minimap(minimap)
 
-    def _make_cameras(self) -> None:
-        self.camera = arcade.Camera2D(viewport=arcade.LBWH(0, 0, self.width, self.height))
-        # The minimap: a small viewport in the corner, its projection the whole level.
-        w, h = self.level_width, self.level_height
-        size = MINIMAP_FRACTION * self.width / w
-        self.minimap = arcade.Camera2D(
-            viewport=arcade.LBWH(self.width - w * size - 8, 8, w * size, h * size),
-            position=(w / 2, h / 2),
-            projection=arcade.LRBT(-w / 2, w / 2, -h / 2, h / 2),
-        )
+    def _cameras(self) -> tuple[arcade.Camera2D, arcade.Camera2D]:
+        """The view's camera and the minimap's, made at the first call."""
+        if self.camera is None or self.minimap is None:
+            self.camera = arcade.Camera2D(viewport=arcade.LBWH(0, 0, self.width, self.height))
+            # The minimap: a small viewport in the corner, its projection the whole level.
+            w, h = self.level_width, self.level_height
+            size = MINIMAP_FRACTION * self.width / w
+            self.minimap = arcade.Camera2D(
+                viewport=arcade.LBWH(self.width - w * size - 8, 8, w * size, h * size),
+                position=(w / 2, h / 2),
+                projection=arcade.LRBT(-w / 2, w / 2, -h / 2, h / 2),
+            )
+        return self.camera, self.minimap
 
-    def _draw_minimap(self) -> None:
+    def _draw_minimap(self, minimap: arcade.Camera2D) -> None:
         # In level coordinates at 1/12 scale or so: sizes are in level pixels, made large.
         w, h = self.level_width, self.level_height
-        scale = w / self.minimap.viewport.width  # level px per screen px
+        scale = w / minimap.viewport.width  # level px per screen px
         arcade.draw_lrbt_rectangle_filled(0, w, 0, h, MINIMAP_BACKGROUND)
         geometry = self.world.geometry
         ends = np.empty((2 * len(geometry.segment_a), 2))
         ends[0::2], ends[1::2] = geometry.segment_a, geometry.segment_b
-        arcade.draw_lines(ends.tolist(), WALL_COLOR, 2 * scale)
+        arcade.draw_lines(point_list(ends), WALL_COLOR, 2 * scale)
         for (x, y), radius in zip(
             geometry.circle_center.tolist(), geometry.circle_radius.tolist(), strict=True
         ):

@@ -40,6 +40,7 @@ class FlowFieldScene(Scene):
     def setup(self) -> None:
         w, h = self.width, self.height
         self.bounds = (0.0, w, 0.0, h)
+        self.goal: tuple[float, float] | None = None  # the field's goal, in mode "towards"
         if self.mode == "towards":
             self.box()
             self.world.add_walls([(0.3 * w, 0.0), (0.3 * w, 0.6 * h)], thickness=4)
@@ -50,7 +51,6 @@ class FlowFieldScene(Scene):
             self.field = self._field_towards(self.goal)
             color = BLUE
         else:
-            self.goal = None
             cx, cy = w / 2, h / 2
 
             def whirlpool(x: np.ndarray, y: np.ndarray) -> np.ndarray:

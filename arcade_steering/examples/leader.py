@@ -58,7 +58,7 @@ class LeaderScene(Scene):
             max_force=300,
         )
         self.leader = self.leader_agent.sprite
-        self.squad = arcade.SpriteList()
+        self.squad: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         # The squad starts ahead of the leader, in its way: it has to get behind it.
         ahead = self.route.points[0] + 110.0 * self.route.directions[0]
         starts = ahead + self.rng.normal(0.0, 25.0, (SQUAD, 2))

@@ -66,7 +66,7 @@ class PhysicsScene(Scene):
         #: their velocities every frame).
         self.engine = arcade.PymunkPhysicsEngine()
         self.world = steer.SteeringWorld(seed=self.seed, physics=self.engine)
-        self.crates = arcade.SpriteList()
+        self.crates: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         inset = 8.0
         # In the engine's space: walls for steering and for the engine's bodies alike. Thick,
         # so that nothing pushed hard passes through them in one step.
@@ -112,7 +112,8 @@ class PhysicsScene(Scene):
         """A crate the engine moves: a dynamic box, slowed down by its own damping."""
         crate = arcade.Sprite(CRATE_TEXTURE)
         crate.width = crate.height = CRATE_SIZE
-        crate.position = tuple(position)
+        x, y = position
+        crate.position = (x, y)
         self.crates.append(crate)
         self.engine.add_sprite(crate, mass=1.0, friction=0.4, damping=CRATE_DAMPING)
         return crate

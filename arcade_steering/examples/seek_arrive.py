@@ -48,7 +48,7 @@ class SeekArriveScene(Scene):
     MODES = ("seek", "flee", "arrive", "pursue", "evade", "wander")
 
     def setup(self) -> None:
-        self.target = arcade.SpriteCircle(6, RED)
+        self.target = arcade.SpriteCircle(6, (*RED, 255))
         self.target.position = (self.width / 2, self.height / 2)
         self.homes = np.empty((0, 2))
         if self.mode in ("seek", "arrive"):

@@ -44,9 +44,9 @@ CLEARANCE = 5.0  # px kept between the seeker's circle and walls, on top of its 
 BARRIER_DOT = (220, 90, 90, 150)
 
 
-def barrier_sprites(level: Level) -> arcade.SpriteList:
+def barrier_sprites(level: Level) -> arcade.SpriteList[arcade.Sprite]:
     """Sprites covering the level's walls and obstacles, for ``arcade.AStarBarrierList``."""
-    sprites = arcade.SpriteList()
+    sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
     for wall in level.walls:
         (ax, ay), (bx, by) = wall.a, wall.b
         thickness = max(2.0, 2.0 * wall.radius)
@@ -58,7 +58,8 @@ def barrier_sprites(level: Level) -> arcade.SpriteList:
         sprites.append(block)
     for circle in level.obstacles:
         post = arcade.SpriteCircle(max(1, round(circle.radius)), arcade.color.WHITE)
-        post.position = tuple(circle.offset)
+        x, y = circle.offset
+        post.position = (x, y)
         sprites.append(post)
     return sprites
 
