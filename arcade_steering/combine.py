@@ -93,7 +93,7 @@ class PriorityBlend(SteeringComponent):
         threshold: Force magnitude (px/s² times mass) above which a child takes charge.
     """
 
-    threshold: float = param(1e-3, ge=0.0, kw_only=True)
+    threshold: float = param(default=1e-3, ge=0.0, kw_only=True)
 
     def __init__(self, *components: SteeringComponent, threshold: float = 1e-3) -> None:
         if not components:

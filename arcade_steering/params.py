@@ -5,7 +5,7 @@ Example:
     >>> from arcade_steering.params import param, target
     >>> class Approach(steer.SteeringComponent):
     ...     goal: tuple[float, float] = target()
-    ...     speed: float = param(80.0, gt=0.0)
+    ...     speed: float = param(default=80.0, gt=0.0)
     >>> Approach((10, 0), speed=40)
     Approach(goal=(10, 0), speed=40.0)
 """

@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 
     from .context import SteeringContext
 
-if sys.version_info >= (3, 11):
+if TYPE_CHECKING:  # type checkers read typing_extensions' (its stubs come with them)
+    from typing_extensions import dataclass_transform
+elif sys.version_info >= (3, 11):
     from typing import dataclass_transform
-else:  # pragma: no cover - type checkers read the 3.11 branch
+else:  # Python 3.10: only type checkers need it
 
     def dataclass_transform(**_: Any) -> Any:
         return lambda cls: cls
@@ -51,7 +53,7 @@ class SteeringComponent:
     class gets its ``__init__``, ``repr`` and checks from them::
 
         class Drift(SteeringComponent):
-            speed: float = param(50.0, gt=0.0)
+            speed: float = param(default=50.0, gt=0.0)
 
     (``param``, ``target``, ``group``, ``choice`` and ``flag`` come from
     :mod:`arcade_steering.params`; a plain ``speed: float = 50.0`` is a parameter too, with no

@@ -4,8 +4,8 @@ A component declares each parameter once, as a class attribute in the style of a
 
     class Arrive(SteeringComponent):
         target: TargetLike = target()
-        slowing_radius: float = param(100.0, gt=0.0)
-        tolerance: float = param(2.0, ge=0.0)
+        slowing_radius: float = param(default=100.0, gt=0.0)
+        tolerance: float = param(default=2.0, ge=0.0)
 
 The declarations give the class its ``__init__`` (parameters in declaration order, those
 declared ``kw_only`` after a ``*``), its ``repr``, and a check on every assignment that raises

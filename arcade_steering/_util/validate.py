@@ -13,11 +13,8 @@ from typing import Any
 
 import numpy as np
 
-
-#: Exact types accepted without the (slow) abstract ``numbers.Real`` check.
+#: Exact types accepted without the (slow) abstract-base-class checks: numbers, and pairs.
 _PLAIN_NUMBERS = frozenset({float, int, np.float64})
-
-
 _PLAIN_PAIRS = frozenset({tuple, list, np.ndarray})
 
 

@@ -63,9 +63,9 @@ class AvoidWalls(SteeringComponent):
         side_ratio: Side feelers' length as a fraction of the front one's, 0 to 1.
     """
 
-    length: float | None = param(None, gt=0.0)
-    side_angle: float = param(45.0, ge=0.0, le=90.0)
-    side_ratio: float = param(0.5, ge=0.0, le=1.0)
+    length: float | None = param(default=None, gt=0.0)
+    side_angle: float = param(default=45.0, ge=0.0, le=90.0)
+    side_ratio: float = param(default=0.5, ge=0.0, le=1.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -162,10 +162,10 @@ class AvoidObstacles(SteeringComponent):
             ``max_speed``, so that even ``braking=1`` gets round.
     """
 
-    length: float | None = param(None, gt=0.0)
-    min_length: float = param(10.0, ge=0.0)
-    buffer: float = param(4.0, ge=0.0)
-    braking: float = param(0.5, ge=0.0, le=1.0)
+    length: float | None = param(default=None, gt=0.0)
+    min_length: float = param(default=10.0, ge=0.0)
+    buffer: float = param(default=4.0, ge=0.0)
+    braking: float = param(default=0.5, ge=0.0, le=1.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -189,10 +189,10 @@ class AvoidAgents(SteeringComponent):
         TypeError: ``among`` is not a collection of sprites; ``max_neighbors`` not a number.
     """
 
-    horizon: float = param(1.0, gt=0.0)
-    margin: float = param(4.0, ge=0.0)
-    among: Any = group(check_among, None)
-    max_neighbors: int | None = param(10, ge=1, optional=True, whole=True)
+    horizon: float = param(default=1.0, gt=0.0)
+    margin: float = param(default=4.0, ge=0.0)
+    among: Any = group(check_among, default=None)
+    max_neighbors: int | None = param(default=10, ge=1, optional=True, whole=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         n = len(ctx)

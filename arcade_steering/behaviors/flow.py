@@ -77,8 +77,8 @@ class FollowFlowField(SteeringComponent):
     """
 
     field: FlowField = group(check_field)
-    slowing_radius: float = param(100.0, gt=0.0)
-    tolerance: float = param(2.0, ge=0.0)
+    slowing_radius: float = param(default=100.0, gt=0.0)
+    tolerance: float = param(default=2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

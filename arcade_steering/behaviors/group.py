@@ -108,9 +108,9 @@ class _GroupBehavior(SteeringComponent):
     """Shared parameters and neighbour query of the flocking rules."""
 
     radius: float = param(gt=0.0)
-    among: Any = group(check_among, None)
-    fov: float | None = param(None, gt=0.0, le=360.0)
-    debug_radius: bool = flag(False, kw_only=True)
+    among: Any = group(check_among, default=None)
+    fov: float | None = param(default=None, gt=0.0, le=360.0)
+    debug_radius: bool = flag(default=False, kw_only=True)
 
     def _neighbors(self, ctx: SteeringContext) -> NeighborPairs:
         params = ctx.params(self)

@@ -151,9 +151,9 @@ class FollowLeader(SteeringComponent):
     """
 
     leader: TargetLike = target(moving=True)
-    distance: float = param(40.0, ge=0.0)
-    slowing_radius: float = param(80.0, gt=0.0)
-    tolerance: float = param(2.0, ge=0.0)
+    distance: float = param(default=40.0, ge=0.0)
+    slowing_radius: float = param(default=80.0, gt=0.0)
+    tolerance: float = param(default=2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -205,9 +205,9 @@ class OffsetPursuit(SteeringComponent):
 
     leader: TargetLike = target(moving=True)
     offset: tuple[float, float] = point()
-    max_prediction: float = param(1.0, ge=0.0)
-    slowing_radius: float = param(80.0, gt=0.0)
-    tolerance: float = param(2.0, ge=0.0)
+    max_prediction: float = param(default=1.0, ge=0.0)
+    slowing_radius: float = param(default=80.0, gt=0.0)
+    tolerance: float = param(default=2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -88,14 +88,14 @@ class FollowPath(SteeringComponent):
     """
 
     path: Path = group(check_path)
-    prediction: float = param(0.3, ge=0.0)
-    look_ahead: float = param(0.3, ge=0.0)
-    min_look_ahead: float = param(20.0, ge=0.0)
-    always: bool = flag(False, kw_only=True)
-    at_end: str = choice(("stop", "loop", "reverse"), "stop", kw_only=True)
-    direction: int = param(1, check=check_direction, kw_only=True)
-    slowing_radius: float = param(100.0, gt=0.0, kw_only=True)
-    tolerance: float = param(2.0, ge=0.0, kw_only=True)
+    prediction: float = param(default=0.3, ge=0.0)
+    look_ahead: float = param(default=0.3, ge=0.0)
+    min_look_ahead: float = param(default=20.0, ge=0.0)
+    always: bool = flag(default=False, kw_only=True)
+    at_end: str = choice(("stop", "loop", "reverse"), default="stop", kw_only=True)
+    direction: int = param(default=1, check=check_direction, kw_only=True)
+    slowing_radius: float = param(default=100.0, gt=0.0, kw_only=True)
+    tolerance: float = param(default=2.0, ge=0.0, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -158,7 +158,7 @@ class StayOnPath(SteeringComponent):
     """
 
     path: Path = group(check_path)
-    prediction: float = param(0.3, ge=0.0)
+    prediction: float = param(default=0.3, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

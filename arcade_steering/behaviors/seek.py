@@ -127,7 +127,7 @@ class Flee(SteeringComponent):
     """
 
     target: TargetLike = target()
-    panic_distance: float | None = param(None, gt=0.0)
+    panic_distance: float | None = param(default=None, gt=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -155,8 +155,8 @@ class Arrive(SteeringComponent):
     """
 
     target: TargetLike = target()
-    slowing_radius: float = param(100.0, gt=0.0)
-    tolerance: float = param(2.0, ge=0.0)
+    slowing_radius: float = param(default=100.0, gt=0.0)
+    tolerance: float = param(default=2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -184,7 +184,7 @@ class Pursue(SteeringComponent):
     """
 
     quarry: TargetLike = target()
-    max_prediction: float = param(1.0, ge=0.0)
+    max_prediction: float = param(default=1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -211,8 +211,8 @@ class Evade(SteeringComponent):
     """
 
     threat: TargetLike = target()
-    threat_range: float | None = param(None, gt=0.0)
-    max_prediction: float = param(1.0, ge=0.0)
+    threat_range: float | None = param(default=None, gt=0.0)
+    max_prediction: float = param(default=1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -101,9 +101,9 @@ class EvadeSightCone(SteeringComponent):
     """
 
     leader: TargetLike = target(moving=True)
-    length: float = param(120.0, ge=0.0)
-    half_angle: float = param(30.0, gt=0.0, le=180.0)
-    max_prediction: float = param(1.0, ge=0.0)
+    length: float = param(default=120.0, ge=0.0)
+    half_angle: float = param(default=30.0, gt=0.0, le=180.0)
+    max_prediction: float = param(default=1.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -38,9 +38,9 @@ class Wander(SteeringComponent):
         jitter: Angular random walk of the point on the circle, radians per sqrt(second).
     """
 
-    radius: float = param(30.0, ge=0.0)
-    distance: float = param(60.0, ge=0.0)
-    jitter: float = param(3.0, ge=0.0)
+    radius: float = param(default=30.0, ge=0.0)
+    distance: float = param(default=60.0, ge=0.0)
+    jitter: float = param(default=3.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -159,10 +159,10 @@ class FollowWaypoints(SteeringComponent):
     """
 
     points: Any = group(check_waypoints)
-    arrive_radius: float = param(24.0, gt=0.0)
-    mode: str = choice(MODES, "loop")
-    slowing_radius: float = param(100.0, gt=0.0, kw_only=True)
-    tolerance: float = param(2.0, ge=0.0, kw_only=True)
+    arrive_radius: float = param(default=24.0, gt=0.0)
+    mode: str = choice(MODES, default="loop")
+    slowing_radius: float = param(default=100.0, gt=0.0, kw_only=True)
+    tolerance: float = param(default=2.0, ge=0.0, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         # Every distinct list's points in one array; each agent indexes its own run of it.
