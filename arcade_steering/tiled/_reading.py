@@ -94,6 +94,8 @@ def image_size(path: Path, name: str) -> tuple[int, int]:
 
 def decode_tiles(data: TileData, cells: int) -> bytes:
     """Decode base64 (and zlib or gzip) tile data within ``4 * cells`` bytes."""
+    if not isinstance(data.cells, str):  # the formats read base64 data as text
+        raise TypeError(f"base64 tile data must be text, got {type(data.cells).__name__}")
     try:
         raw = base64.b64decode(data.cells)
     except (binascii.Error, ValueError):
