@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ._errors import BadValueError
-from ._format_common import LAYER_KINDS, TileData
+from ._format_common import LAYER_KINDS, LevelFormat, TileData
 
 
-class JsonFormat:
+class JsonFormat(LevelFormat[dict[str, Any]]):
     """Nodes are the dicts of Tiled's JSON format."""
 
     name = "JSON"
-    #: Keys pytiled_parser requires of a map, of a layer and of an object.
     map_keys = ("version", "orientation", "renderorder", "nextobjectid", "tilesets", "layers")
     layer_keys: ClassVar[dict[str, tuple[str, ...]]] = {
         "tilelayer": ("name", "opacity", "visible", "width", "height"),
@@ -25,7 +24,6 @@ class JsonFormat:
         "group": ("name", "opacity", "visible", "layers"),
     }
     object_keys = ("id", "x", "y", "width", "height", "rotation", "name", "visible")
-    #: Keys that come in pairs: the second is needed when the first is there.
     pairs: ClassVar[dict[str, str]] = {
         "startx": "starty",
         "offsetx": "offsety",
@@ -74,7 +72,7 @@ class JsonFormat:
         return value
 
     @staticmethod
-    def children(node: dict, key: str) -> list[Any]:
+    def children(node: dict, key: str) -> list[dict]:
         """The list under ``key`` (the nodes of that kind), checked to be a list."""
         value = node.get(key, [])
         if not isinstance(value, list):

@@ -80,7 +80,11 @@ class _MapChecks:
                 number(fmt, node, key, self.limits, required=True, integer=True, minimum=1)
             for key in ("nextlayerid", "nextobjectid"):
                 whole(fmt, node, key)
-            cells = fmt.number(node, "width") * fmt.number(node, "height")
+            # The sides as the format reads numbers (XML: floats), for the message as it was.
+            width, height = fmt.number(node, "width"), fmt.number(node, "height")
+            if width is None or height is None:  # not reached: whole() required both above
+                raise BadValueError("needs 'width' and 'height'")
+            cells = width * height
             if cells > self.limits.tiles:
                 raise BadValueError(
                     f"has {cells:,} cells, more than {self.limits.tiles:,} (LevelLimits.tiles)"
@@ -160,8 +164,8 @@ class _MapChecks:
             self.gids.check(np.frombuffer(decode_tiles(data, cells), dtype="<u4"))
             return
         gids = data.cells
-        if data.encoding == "csv":
-            gids = [_csv_gid(text) for text in data.cells.split(",")] if data.cells.strip() else []
+        if isinstance(gids, str):  # CSV: the only text left (base64 returned above)
+            gids = [_csv_gid(text) for text in gids.split(",")] if gids.strip() else []
         if len(gids) != cells:
             raise BadValueError(f"has {len(gids):,} tile ids for {width} x {height} cells")
         for gid in gids:

@@ -24,13 +24,13 @@ from xml.etree import ElementTree
 import PIL.Image
 
 from ._errors import BadValueError
-from ._format_common import MAX_LITERAL, TileData
+from ._format_common import MAX_LITERAL, LevelFormat, TileData
 from ._json_format import JsonFormat
 from ._limits import LevelLimits
 from ._xml_format import XmlFormat
 
 #: The reader of a file's format (what :func:`read_document` found it to be).
-Format = type[JsonFormat] | type[XmlFormat]
+Format = type[LevelFormat[Any]]
 #: Image formats a tileset or image layer may use (what PIL is allowed to open).
 IMAGE_FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP")
 _LONG_NUMBER = re.compile(f"[0-9]{{{MAX_LITERAL + 1}}}")
@@ -94,6 +94,8 @@ def image_size(path: Path, name: str) -> tuple[int, int]:
 
 def decode_tiles(data: TileData, cells: int) -> bytes:
     """Decode base64 (and zlib or gzip) tile data within ``4 * cells`` bytes."""
+    if not isinstance(data.cells, str):  # the formats read base64 data as text
+        raise TypeError(f"base64 tile data must be text, got {type(data.cells).__name__}")
     try:
         raw = base64.b64decode(data.cells)
     except (binascii.Error, ValueError):

@@ -8,7 +8,7 @@ Each raises :class:`BadValueError` saying what is wrong; the caller says where.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from ._errors import BadValueError, naming
 from ._format_common import check_color
@@ -31,7 +31,7 @@ def whole(fmt: Format, node: Any, key: str, *, required: bool = False, minimum: 
         return 0
     if not minimum <= value < WHOLE_LIMIT:
         raise BadValueError(f"{key!r} is {value}, not from {minimum} to 2**32 - 1")
-    return value
+    return cast(int, value)  # an int: number(integer=True) reads whole numbers only
 
 
 def number(

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from xml.etree import ElementTree
 
 from ._errors import BadValueError
-from ._format_common import TileData, bounded_float, bounded_int, check_color
+from ._format_common import LevelFormat, TileData, bounded_float, bounded_int, check_color
 
 #: XML tags of the layers, and the JSON layer type of each.
 _XML_LAYER_TAGS = {
@@ -22,13 +22,19 @@ _XML_LAYER_TAGS = {
 }
 
 
-class XmlFormat:
+class XmlFormat(LevelFormat[ElementTree.Element]):
     """Nodes are the elements of Tiled's XML format (TMX, TSX, TX)."""
 
     name = "XML"
-    #: Attributes pytiled_parser requires of a map, of a layer and of an object.
-    map_keys = ("version", "tiledversion", "orientation", "renderorder", "infinite")
-    map_keys += ("nextlayerid", "nextobjectid")
+    map_keys = (
+        "version",
+        "tiledversion",
+        "orientation",
+        "renderorder",
+        "infinite",
+        "nextlayerid",
+        "nextobjectid",
+    )
     layer_keys: ClassVar[dict[str, tuple[str, ...]]] = {"tilelayer": ("width", "height")}
     object_keys = ("id", "x", "y")
     pairs: ClassVar[dict[str, str]] = {"width": "height", "offsetx": "offsety"}
