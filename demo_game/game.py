@@ -20,7 +20,7 @@ from collections import deque
 import arcade
 import numpy as np
 
-from arcade_steering.examples._base import draw_path
+from arcade_steering.examples._drawing import draw_path
 
 from .panel import Panel
 from .scene import FOLLOWERS, SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene

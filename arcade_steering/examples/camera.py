@@ -27,17 +27,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import (
-    GREEN,
-    OBSTACLE_COLOR,
-    ORANGE,
-    RED,
-    WALL_COLOR,
-    Scene,
-    draw_path,
-    point_list,
-    run,
-)
+from ._base import Scene, run
+from ._drawing import GREEN, OBSTACLE_COLOR, ORANGE, RED, WALL_COLOR, draw_path, point_list
 
 LEVEL_SCALE = 3  # the level is this many windows wide and high
 FLOCK = 30

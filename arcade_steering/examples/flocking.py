@@ -32,15 +32,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import (
-    BLUE,
-    GREEN,
-    ORANGE,
-    YELLOW,
-    Scene,
-    Trails,
-    run,
-)
+from ._base import Scene, run
+from ._drawing import BLUE, GREEN, ORANGE, YELLOW, Trails
 
 CROWD = 30
 

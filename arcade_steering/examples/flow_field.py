@@ -24,7 +24,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import BLUE, GREEN, Scene, draw_cross, run
+from ._base import Scene, run
+from ._drawing import BLUE, GREEN, draw_cross
 
 CELL = 24.0
 AGENTS = 24

@@ -29,7 +29,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import ORANGE, RED, Scene, draw_path, run
+from ._base import Scene, run
+from ._drawing import ORANGE, RED, draw_path
 
 SQUAD = 8
 SIGHT_LENGTH = 130.0

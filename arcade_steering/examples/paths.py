@@ -24,15 +24,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import (
-    BLUE,
-    GREEN,
-    GREY,
-    ORANGE,
-    Scene,
-    draw_path,
-    run,
-)
+from ._base import Scene, run
+from ._drawing import BLUE, GREEN, GREY, ORANGE, draw_path
 
 WAYPOINT_RADIUS = 24.0
 

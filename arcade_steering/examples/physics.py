@@ -31,7 +31,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import BLUE, ORANGE, WINDOW_HEIGHT, WINDOW_WIDTH, Scene, draw_cross, run
+from ._base import WINDOW_HEIGHT, WINDOW_WIDTH, Scene, run
+from ._drawing import BLUE, ORANGE, draw_cross
 
 CRATE_TEXTURE = ":resources:images/tiles/boxCrate_double.png"
 CRATE_SIZE = 36

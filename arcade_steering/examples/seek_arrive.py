@@ -25,15 +25,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import (
-    BLUE,
-    GREY,
-    ORANGE,
-    RED,
-    Scene,
-    draw_cross,
-    run,
-)
+from ._base import Scene, run
+from ._drawing import BLUE, GREY, ORANGE, RED, draw_cross
 
 PANIC_DISTANCE = 90.0
 THREAT_SPEED = 150.0

@@ -33,7 +33,8 @@ import numpy as np
 import arcade_steering as steer
 from arcade_steering.tiled import Level, load_level
 
-from ._base import BLUE, GREY, RED, Scene, draw_cross, draw_path, run
+from ._base import Scene, run
+from ._drawing import BLUE, GREY, RED, draw_cross, draw_path
 
 LEVEL_FILE = FilePath(__file__).with_name("tiled_level.tmj")
 #: The map's own size, px; a scene of another size scales the level to fit.

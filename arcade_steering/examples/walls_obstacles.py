@@ -28,14 +28,8 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import (
-    BLUE,
-    GREEN,
-    ORANGE,
-    Scene,
-    draw_cross,
-    run,
-)
+from ._base import Scene, run
+from ._drawing import BLUE, GREEN, ORANGE, draw_cross
 
 STREAM = 10
 
