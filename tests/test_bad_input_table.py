@@ -214,6 +214,8 @@ OBJECT_BAD: dict[Callable, list[tuple[Any, type, str | None]]] = {
         (5, TypeError, None),
         (iter([]), TypeError, None),
         (StubSprite(), TypeError, None),
+        ([(1, 2)], TypeError, None),  # points are no sprites: it used to steer by nothing
+        ([StubSprite(), None], TypeError, None),
     ],
     check_path: [
         ([(0, 0), (10, 0)], TypeError, None),

@@ -513,3 +513,15 @@ def test_agents_among_an_empty_list_beside_agents_among_everyone(world) -> None:
     world.update(1 / 60)
     assert all(agent.speed == 0.0 for agent in agents[5:])  # nobody to keep apart from
     assert agents[0].velocity[0] < 0.0  # pushed off the line by the ones to its right
+
+
+def test_among_refuses_members_that_are_no_sprites_naming_the_parameter() -> None:
+    # Separation(20, among=[(1, 2)]) used to be accepted and silently steer by nothing.
+    with pytest.raises(TypeError, match=r"among\[0\] must be a sprite"):
+        steer.Separation(20, among=[(1, 2)])
+    with pytest.raises(TypeError, match=r"among\[1\] must be a sprite"):
+        steer.AvoidAgents(among=[StubSprite(), "x"])
+    separation = steer.Separation(20)
+    with pytest.raises(TypeError, match="among"):
+        separation.among = [3]
+    assert separation.among is None  # nothing changed

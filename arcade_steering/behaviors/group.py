@@ -101,6 +101,12 @@ def check_among(name: str, value: Any) -> Any:
         raise TypeError(
             f"{name} is read every update: give a list or a SpriteList, not an iterator"
         )
+    for index, member in enumerate(value):
+        if not hasattr(member, "position"):
+            raise TypeError(
+                f"{name}[{index}] must be a sprite (anything with .position), "
+                f"got {type(member).__name__}"
+            )
     return value
 
 
