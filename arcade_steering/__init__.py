@@ -13,6 +13,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 from . import formations, params, testing
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
+from ._core.snapshot import WorldSnapshot
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
@@ -57,6 +58,7 @@ __all__ = [
     "SteeringWorld",
     "Wander",
     "WeightedBlend",
+    "WorldSnapshot",
     "formations",
     "params",
     "testing",

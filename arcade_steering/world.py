@@ -18,13 +18,12 @@ from . import geometry
 from ._arcade.physics import check_engine
 from ._core.agents import AgentTable
 from ._core.attach import AttachOptions
-from ._core.batches import Batch
 from ._core.component import SteeringComponent, check_component
-from ._core.context import evaluate
-from ._core.frame import BatchFrame, StepFrame
-from ._core.integrate import step
+from ._core.frame import StepFrame
+from ._core.integrate import forces_now, step
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
+from ._core.snapshot import WorldSnapshot, load_world, restore_shapes, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_positive, check_real
 from .agent import SteeringAgent
@@ -312,28 +311,47 @@ class SteeringWorld:
         """
         dt = check_positive("dt", dt)
         alone = check_bool("alone", alone)
-        table = self._agents
-        table.drop_collected()
+        self._agents.drop_collected()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
-        arrays = table.arrays
-        states = arrays.state.snapshot()
-        generator = self.rng.bit_generator.state
-        forces = np.zeros((len(table), 2))
         try:
-            frame = self._frame(dt, debug)
-            batches = table.batches()
-            if alone:
-                behavior = arrays.behavior
-                batches = [Batch(np.array([s]), [behavior[s]]) for s in table.order]
-            for batch in batches:
-                force = evaluate(BatchFrame(frame, batch.slots), batch.root)
-                forces[table.row_of_slot[batch.slots]] = force
+            return forces_now(self._frame(dt, debug), alone)
         finally:
-            arrays.state.restore(states)
-            self.rng.bit_generator.state = generator
             self._neighborhood.start_step()
-        return forces
+
+    # -- snapshots --------------------------------------------------------------------------
+
+    def snapshot(self) -> WorldSnapshot:
+        """Everything the next update depends on, copied: to :meth:`restore` later.
+
+        Restoring a snapshot and updating gives the same bits as the updates that followed it
+        the first time (with the same ``delta_time`` and game moves). A snapshot covers the
+        agents (attached then, their positions, velocities, limits and behaviours, the per-agent
+        state of their components), the random generator, and the walls and obstacles in the
+        space. It does not copy the components' parameters (a behaviour is the game's object:
+        change it back yourself) nor the bodies of a physics engine.
+        """
+        self._agents.drop_collected()
+        self._geometry.sync(self._space)
+        return save_world(self._agents, self.rng, self._tracker, self._geometry, id(self))
+
+    def restore(self, snapshot: WorldSnapshot) -> None:
+        """Go back to a :meth:`snapshot` of this world: agents attached since are detached,
+        agents detached since are attached again (if their sprites still exist), walls and
+        obstacles added or removed since are taken out or put back, and every agent's sprite
+        is moved (and turned) to where the snapshot has it.
+
+        Raises:
+            TypeError: ``snapshot`` is not a snapshot.
+            ValueError: It is a snapshot of another world.
+        """
+        if not isinstance(snapshot, WorldSnapshot):
+            raise TypeError(f"snapshot must be a WorldSnapshot, got {type(snapshot).__name__}")
+        if snapshot.world_id != id(self):
+            raise ValueError("snapshot is of another world: restore it into the world it came from")
+        self._geometry.sync(self._space)
+        restore_shapes(self._space, self._geometry.static_shapes, snapshot.shapes)
+        load_world(snapshot, self._agents, self.rng, self._tracker, self._sync)
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         return StepFrame(

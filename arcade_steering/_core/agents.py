@@ -12,19 +12,29 @@ from __future__ import annotations
 import operator
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
 import numpy as np
 
-from .arrays import AgentArrays
+from .arrays import AgentArrays, SavedArrays
 from .batches import Batch, group_into_batches
 from .tree import Node
 
-__all__ = ["AgentTable"]
+__all__ = ["AgentTable", "SavedTable"]
 
 # Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
 _call = getattr(operator, "call", None)
+
+
+@dataclass(frozen=True, eq=False)
+class SavedTable:
+    """What :meth:`AgentTable.save` copied."""
+
+    arrays: SavedArrays
+    slot_of: dict[int, int]
+    order: dict[int, None]
 
 
 class AgentTable:
@@ -69,6 +79,29 @@ class AgentTable:
             del self._order[slot]
             arrays.release(slot)
         self._changed()
+
+    def save(self) -> SavedTable:
+        """A copy of every agent's columns and of who is attached, in what order."""
+        return SavedTable(self.arrays.save(), dict(self._slot_of), dict(self._order))
+
+    def load(self, saved: SavedTable) -> None:
+        """Put back a :meth:`save`: the agents attached then, as they were. Agents whose
+        sprites were garbage collected since are dropped."""
+        behavior = self.arrays.behavior
+        same_agents = saved.order == self._order and saved.slot_of == self._slot_of
+        # Components compare by identity: one C-level pass over the column.
+        same_trees = same_agents and bool((behavior == saved.arrays.columns["behavior"]).all())
+        self.arrays.load(saved.arrays)
+        if not same_agents:  # what depends on who is attached is worked out again
+            self._slot_of = dict(saved.slot_of)
+            self._order = dict(saved.order)
+            self._changed()
+        elif not same_trees:
+            self._batches = None
+        sprite = self.arrays.sprite
+        gone = [slot for slot in self._order if sprite[slot]() is None]
+        if gone:
+            self.remove(gone)
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from .state import StateStore
 
-__all__ = ["AgentArrays"]
+__all__ = ["AgentArrays", "SavedArrays"]
 
 #: Rows the columns start with.
 INITIAL_CAPACITY = 64
@@ -76,8 +76,9 @@ class AgentArrays:
     behavior: np.ndarray = column(dtype=object, fill=None)
     #: Each tree's shape key, or None until the world groups its agents again.
     shape_key: np.ndarray = column(dtype=object, fill=None)
-    #: Bumped each time a slot is given back: views of an earlier agent see they are stale.
-    generation: np.ndarray = column(dtype=np.int64, fill=0)
+    #: A number given to each attach, never reused (-1 for a free slot): an agent view
+    #: remembers its agent's, and sees it is stale once the slot holds another (or none).
+    generation: np.ndarray = column(dtype=np.int64, fill=-1)
     #: Per-agent component state, by state key.
     state: StateStore = field(init=False, repr=False)
 
@@ -92,21 +93,51 @@ class AgentArrays:
         self.state = StateStore()
         self.state.resize(self.capacity)
         self._free = list(range(self.capacity - 1, -1, -1))
+        self._attaches = 0
 
     def allocate(self) -> int:
-        """Take a free slot, doubling the capacity if none is left."""
+        """Take a free slot (doubling the capacity if none is left) and number it."""
         if not self._free:
             self.grow(2 * self.capacity)
-        return self._free.pop()
+        slot = self._free.pop()
+        self.generation[slot] = self._attaches
+        self._attaches += 1
+        return slot
 
     def release(self, slot: int) -> None:
-        """Give ``slot`` back: every column's fill value, state forgotten, generation bumped."""
-        generation = int(self.generation[slot])
+        """Give ``slot`` back: every column's fill value, state forgotten."""
         for each in _COLUMNS:
             getattr(self, each.name)[slot] = each.metadata["fill"]
-        self.generation[slot] = generation + 1
         self.state.reset(slot)
         self._free.append(slot)
+
+    def save(self) -> SavedArrays:
+        """A copy of every column, the free slots and the per-agent state."""
+        return SavedArrays(
+            self.capacity,
+            tuple(self._free),
+            {each.name: getattr(self, each.name).copy() for each in _COLUMNS},
+            self.state.snapshot(),
+        )
+
+    def load(self, saved: SavedArrays) -> None:
+        """Put back what :meth:`save` copied, keeping the capacity if it grew since.
+
+        Attach numbers are not rewound: views of agents attached after the save stay stale.
+        """
+        capacity = max(self.capacity, saved.capacity)
+        for each in _COLUMNS:
+            old = saved.columns[each.name]
+            if capacity == saved.capacity:  # the usual case: copy into the columns in place
+                np.copyto(getattr(self, each.name), old)
+                continue
+            column = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)
+            column[: saved.capacity] = old
+            setattr(self, each.name, column)
+        self._free = [*saved.free, *range(capacity - 1, saved.capacity - 1, -1)]
+        self.capacity = capacity
+        self.state.restore(saved.state)
+        self.state.resize(capacity)
 
     def grow(self, capacity: int) -> None:
         """Make room for ``capacity`` slots, keeping every row."""
@@ -118,6 +149,16 @@ class AgentArrays:
         self._free.extend(range(capacity - 1, self.capacity - 1, -1))
         self.capacity = capacity
         self.state.resize(capacity)
+
+
+@dataclass(frozen=True, eq=False)
+class SavedArrays:
+    """What :meth:`AgentArrays.save` copied."""
+
+    capacity: int
+    free: tuple[int, ...]
+    columns: dict[str, np.ndarray]
+    state: Any
 
 
 #: The declared columns: the fields with a column's metadata.

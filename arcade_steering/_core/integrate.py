@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..geometry import StaticGeometry
     from .arrays import AgentArrays
 
-__all__ = ["HEADING_MIN_SPEED", "integrate", "step"]
+__all__ = ["HEADING_MIN_SPEED", "forces_now", "integrate", "step"]
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
@@ -34,6 +34,33 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     for batch in batches:
         put_rows(arrays.force, batch.slots, evaluate(BatchFrame(frame, batch.slots), batch.root))
     integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+
+
+def forces_now(frame: StepFrame, alone: bool) -> np.ndarray:
+    """Every agent's force ``(n, 2)`` in row order, as :func:`step` finds them, moving nothing:
+    the per-agent state and the random generator are put back after.
+
+    Args:
+        frame: The (sub)step.
+        alone: Evaluate each agent as a batch of its own.
+    """
+    table = frame.agents
+    arrays = table.arrays
+    states = arrays.state.snapshot()
+    generator = frame.rng.bit_generator.state
+    forces = np.zeros((len(table), 2))
+    try:
+        batches = table.batches()
+        if alone:
+            behavior = arrays.behavior
+            batches = [Batch(np.array([slot]), [behavior[slot]]) for slot in table.order]
+        for batch in batches:
+            force = evaluate(BatchFrame(frame, batch.slots), batch.root)
+            forces[table.row_of_slot[batch.slots]] = force
+    finally:
+        arrays.state.restore(states)
+        frame.rng.bit_generator.state = generator
+    return forces
 
 
 def integrate(

@@ -33,6 +33,16 @@ class MotionTracker:
         entry[3] = 0
         return entry[2]
 
+    def save(self) -> dict[int, list[Any]]:
+        """A copy of what the tracker knows, for :meth:`load`."""
+        return {key: [src, pos, vel.copy(), n] for key, (src, pos, vel, n) in self._entries.items()}
+
+    def load(self, saved: dict[int, list[Any]]) -> None:
+        """Know again what a :meth:`save` copied."""
+        self._entries = {
+            key: [src, pos, vel.copy(), n] for key, (src, pos, vel, n) in saved.items()
+        }
+
     def sample(self, dt: float) -> None:
         """Read every tracked source once per update of ``dt`` seconds."""
         for key, entry in list(self._entries.items()):

@@ -143,6 +143,11 @@ class StaticGeometry(CapsuleQueries):
 
         return self._broad.pairs(*self._kind_rows(kinds), p[:, 0], p[:, 1], radius, bounds)
 
+    @property
+    def static_shapes(self) -> tuple[pymunk.Shape, ...]:
+        """The space's static segments and circles as last synced, in the space's order."""
+        return self._static_key or ()
+
     def sync(self, space: pymunk.Space, force: bool = False) -> bool:
         """Bring the mirror up to date with ``space``'s static segments and circles.
 

@@ -1,0 +1,82 @@
+"""Snapshots of a world: everything an update reads, copied, to go back to later."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pymunk
+
+from ..geometry import StaticGeometry
+from .agents import AgentTable, SavedTable
+from .motion import MotionTracker
+from .sync import SpriteSync
+
+__all__ = ["WorldSnapshot", "load_world", "restore_shapes", "save_world"]
+
+
+@dataclass(frozen=True, eq=False)
+class WorldSnapshot:
+    """A world's state at one moment, from :meth:`SteeringWorld.snapshot`.
+
+    It holds the agents' columns and per-agent component state, who was attached (sprites
+    weakly: one garbage collected since is not brought back), the random generator, the
+    velocity estimates of moving targets and the walls and obstacles of the space. Restore it
+    into the world it came from with :meth:`SteeringWorld.restore`, as often as you like.
+    """
+
+    agents: SavedTable
+    rng: Mapping[str, Any]
+    tracker: dict[int, list[Any]]
+    shapes: tuple[pymunk.Shape, ...]
+    world_id: int
+
+
+def restore_shapes(
+    space: pymunk.Space, now: tuple[pymunk.Shape, ...], saved: tuple[pymunk.Shape, ...]
+) -> None:
+    """Make ``space``'s static walls and obstacles ``saved`` again, in the same order.
+
+    Args:
+        space: The world's space.
+        now: Its static segments and circles now, in order.
+        saved: Those of the snapshot, in order.
+    """
+    if now == saved:
+        return
+    # The mirror lists shapes in the space's order: put back the saved order, not only the set.
+    for shape in now:
+        space.remove(shape)
+    for shape in saved:
+        space.add(shape)
+
+
+def save_world(
+    table: AgentTable,
+    rng: np.random.Generator,
+    tracker: MotionTracker,
+    geometry: StaticGeometry,
+    world_id: int,
+) -> WorldSnapshot:
+    """A snapshot of a world's parts (its geometry synced with its space)."""
+    return WorldSnapshot(
+        table.save(), rng.bit_generator.state, tracker.save(), geometry.static_shapes, world_id
+    )
+
+
+def load_world(
+    snapshot: WorldSnapshot,
+    table: AgentTable,
+    rng: np.random.Generator,
+    tracker: MotionTracker,
+    sync: SpriteSync,
+) -> None:
+    """Put a snapshot's agents, generator and tracker back, and write every sprite."""
+    table.load(snapshot.agents)
+    rng.bit_generator.state = snapshot.rng
+    tracker.load(snapshot.tracker)
+    sprites, rows = table.sprites(), table.rows
+    unknown = np.full((len(rows), 2), np.nan)  # differs from every position: all are written
+    sync.push(table.arrays, rows, sprites, unknown, sync.places(sprites, table.row_of_id), None)
