@@ -193,3 +193,26 @@ def _defined_elsewhere(name: str, attr: str) -> set[str]:
 def test_module_is_short(name: str) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{MODULES[name].name}: {lines} lines"
+
+
+def test_importing_and_updating_pulls_in_no_lazy_numpy_module() -> None:
+    # np.median imports numpy.ma on first use: 6 ms inside a game's first update.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import arcade_steering as steer\n"
+        "from arcade_steering.testing import StubSprite\n"
+        "world = steer.SteeringWorld()\n"
+        "world.add_walls([(0, 0), (100, 0), (100, 100)])\n"
+        "world.add_obstacle((50, 50), 10)\n"
+        "world.attach(StubSprite(10, 10), steer.PriorityBlend(steer.AvoidWalls(),"
+        " steer.AvoidObstacles(), steer.Separation(20), steer.Seek((90, 90))))\n"
+        "world.update(1 / 60)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] == ['numpy', 'ma']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.strip() == "[]"

@@ -277,7 +277,7 @@ def _pick_cell_size(sizes: np.ndarray, extent: np.ndarray, m: int) -> float:
     keep both the cells a capsule is listed in and the cells a query box of ~100 px visits
     to a few; measured best within 0.5-2x of this on 150-500 shapes.
     """
-    typical = float(np.median(sizes.max(axis=1)))
+    typical = _median(sizes.max(axis=1))
     spread = float(np.sqrt(extent[0] * extent[1] / m))
     return max(0.75 * typical, 0.75 * spread, 16.0)
 
@@ -324,3 +324,13 @@ def _near_core(
 def as_column(value: float | np.ndarray) -> float | np.ndarray:
     """A per-row ``(n,)`` value as a column ``(n, 1)`` to pad ``(n, 2)`` points; a scalar as is."""
     return value[:, None] if isinstance(value, np.ndarray) else value
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a non-empty 1-D array, to the bit, without its import of ``numpy.ma``
+    (some 6 ms on a game's first update)."""
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[middle])
+    return float((ordered[middle - 1] + ordered[middle]) / 2)
