@@ -288,9 +288,16 @@ def test_every_component_family_is_bitwise_deterministic() -> None:
     assert (moved > 1.0).mean() > 0.9, "the script hardly moves anything: a weak check"
 
 
-def test_the_check_has_teeth_seed_and_dt_change_the_result() -> None:
+@pytest.fixture(scope="module")
+def families_alone() -> tuple[np.ndarray, str]:
+    """The families level run alone for 60 frames with seed 0: computed once for the two tests
+    below that compare other runs with it."""
+    return simulate(build_families, move_bait, family_names(), dt_sequence(60), seed=0)
+
+
+def test_the_check_has_teeth_seed_and_dt_change_the_result(families_alone) -> None:
     names, dts = family_names(), dt_sequence(60)
-    base, _ = simulate(build_families, move_bait, names, dts, seed=0)
+    base, _ = families_alone
     other_seed, _ = simulate(build_families, move_bait, names, dts, seed=1)
     nudged = list(dts)
     nudged[40] += 1e-6
@@ -301,10 +308,10 @@ def test_the_check_has_teeth_seed_and_dt_change_the_result() -> None:
     assert not np.array_equal(base[40:], other_dt[40:])
 
 
-def test_worlds_updated_in_lockstep_match_worlds_updated_alone() -> None:
+def test_worlds_updated_in_lockstep_match_worlds_updated_alone(families_alone) -> None:
     # Nothing may leak between worlds through the process: caches, epochs, trackers.
     names, dts = family_names(), dt_sequence(60)
-    alone, state = simulate(build_families, move_bait, names, dts)
+    alone, state = families_alone
     runs = [Run(0, names), Run(0, names), Run(3, names)]
     for run in runs:
         build_families(run)

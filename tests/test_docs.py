@@ -1,5 +1,5 @@
 """The documentation: public names documented and in the API reference, snippets that run,
-and a site that builds with ``mkdocs build --strict``."""
+pages and links that exist, and a site that builds with ``mkdocs build --strict`` (slow)."""
 
 from __future__ import annotations
 
@@ -128,6 +128,24 @@ def test_marked_snippets_run(
             value()
 
 
+def test_every_page_is_in_the_nav_and_every_relative_link_has_a_target() -> None:
+    """A quick share of what the strict build checks (that build is slow: ``pytest -m slow``
+    and CI run it): no page left out of the nav or named there without a file, no link to a
+    page or a picture that is not there, and the docstring extensions the build loads exist."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = set(re.findall(r"^  - [^:\n]+: (\S+\.md)$", config, re.M))
+    assert nav == {page.name for page in PAGES}
+    for extension in re.findall(r"^ +- (docs/\S+\.py)$", config, re.M):
+        assert (ROOT / extension).is_file(), extension
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)]*)?\)", text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+@pytest.mark.slow
 def test_mkdocs_build_strict(tmp_path: Path) -> None:
     for module in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python"):
         if importlib.util.find_spec(module.split(".")[0]) is None:
