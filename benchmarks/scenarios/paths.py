@@ -68,7 +68,7 @@ def build_path_ten(count: int) -> steer.SteeringWorld:
 
 
 def _batches(world: steer.SteeringWorld) -> dict[str, int]:
-    return {"batches": len(world._current_batches())}
+    return {"batches": len(world._agents.batches())}
 
 
 SCENARIOS = [
