@@ -72,7 +72,10 @@ class AgentTable:
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""
-        if self._collected:
+        # Dropping an agent lets go of its behaviour, which may have held the last reference
+        # to another attached sprite (a hunter's prey): that one dies meanwhile, and is
+        # dropped by the next round.
+        while self._collected:
             self._collected.clear()
             sprite = self.arrays.sprite
             self.remove([slot for slot in self._order if sprite[slot]() is None])
