@@ -22,7 +22,8 @@ from ._core.batches import Batch
 from ._core.component import SteeringComponent, check_component
 from ._core.context import evaluate
 from ._core.frame import BatchFrame, StepFrame
-from ._core.integrate import step
+from ._core.guard import NotCopyable, UpdateGuard
+from ._core.integrate import step, undoing
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
 from ._core.sync import DrivenBodies, SpriteSync
@@ -34,7 +35,7 @@ from .geometry import StaticGeometry
 __all__ = ["SteeringWorld"]
 
 
-class SteeringWorld:
+class SteeringWorld(NotCopyable):
     """All steering agents of a game, updated together.
 
     Args:
@@ -56,6 +57,7 @@ class SteeringWorld:
     ``len(world)`` already leave it out). An agent holds its sprite, so a game keeping the
     :class:`SteeringAgent` keeps the sprite attached. ``remove_from_sprite_lists()`` does not
     detach: the agent is steered while the game holds the sprite; call :meth:`detach`.
+    Targets are held weakly too. A world belongs to one thread and can't be copied or pickled.
 
     Example:
         >>> import arcade_steering as steer
@@ -97,6 +99,7 @@ class SteeringWorld:
         self._sync = SpriteSync()
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
+        self._guard = UpdateGuard()
 
     # -- agents -----------------------------------------------------------------------------
 
@@ -146,6 +149,7 @@ class SteeringWorld:
         """
         if not hasattr(sprite, "position"):
             raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
+        self._guard.check("attach()")
         table = self._agents
         table.drop_collected()
         if table.slot_of(sprite) is not None:
@@ -173,6 +177,7 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
+        self._guard.check("detach()")
         self._agents.remove([self._slot_for(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
@@ -255,40 +260,48 @@ class SteeringWorld:
         ``engine.step()`` after it: the agents the engine holds get new body velocities here
         and move there.
 
+        An exception from game code (a callable target, a sprite's setter) propagates; no agent
+        has moved, or every other sprite was still written (see docs/guarantees.md).
+
         Raises:
             ValueError: ``delta_time`` is NaN or infinite.
+            RuntimeError: The world is already updating (in another thread, or from inside).
         """
         dt = check_real("delta_time", delta_time)
+        with self._guard("update()"):
+            self._update(dt)
+
+    def _update(self, dt: float) -> None:
         table = self._agents
         table.drop_collected()
         if dt <= 0.0:
             return
         steps = max(1, math.ceil(dt / self.max_step - 1e-9))
-        rows = table.rows
-        arrays = table.arrays
+        rows, arrays = table.rows, table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = table.sprites()
         places = self._sync.places(sprites, table.row_of_id)
         pulled = self._sync.pull(arrays, rows, sprites, places)
-        driven = (
-            None
-            if self._physics is None
-            else DrivenBodies.pull(self._physics, arrays, rows, sprites)
-        )
+        engine = self._physics
+        driven = None if engine is None else DrivenBodies.pull(engine, arrays, rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None
         mask = None if driven is None else driven.mask
-        for index in range(steps):
-            if index:
-                self._neighborhood.start_step()
-            debug = self._debug if index == steps - 1 else None
-            step(self._frame(dt / steps, debug), batches, mask)
-        self._sync.push(arrays, rows, sprites, pulled, places, mask)
-        if driven is not None:
-            driven.push(arrays)
+        with undoing(arrays, self.rng):
+            for index in range(steps):
+                if index:
+                    self._neighborhood.start_step()
+                debug = self._debug if index == steps - 1 else None
+                step(self._frame(dt / steps, debug), batches, mask)
+        try:  # a sprite's setter that raises stops neither the others nor the bodies
+            self._sync.push(arrays, rows, sprites, pulled, places, mask)
+        finally:
+            self._neighborhood.end_update()
+            if driven is not None:
+                driven.push(arrays)
 
     def steering_forces(
         self, dt: float = 1 / 60, *, alone: bool = False, debug: DebugRecorder | None = None
@@ -312,6 +325,10 @@ class SteeringWorld:
         """
         dt = check_positive("dt", dt)
         alone = check_bool("alone", alone)
+        with self._guard("steering_forces()"):
+            return self._forces(dt, alone, debug)
+
+    def _forces(self, dt: float, alone: bool, debug: DebugRecorder | None) -> np.ndarray:
         table = self._agents
         table.drop_collected()
         self._geometry.sync(self._space)
@@ -332,7 +349,7 @@ class SteeringWorld:
         finally:
             arrays.state.restore(states)
             self.rng.bit_generator.state = generator
-            self._neighborhood.start_step()
+            self._neighborhood.end_update()
         return forces
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
