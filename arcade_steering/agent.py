@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._core.component import check_component
+from ._core.guard import NotCopyable
 from ._core.motion import read_position
 from ._util.validate import check_non_negative, check_point, check_positive
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from ._core.component import SteeringComponent
 
 
-class SteeringAgent:
+class SteeringAgent(NotCopyable):
     """One attached sprite's steering state, read from (and written to) the world's arrays.
 
     Get it from :meth:`SteeringWorld.attach` or :meth:`SteeringWorld.agent_of`. After

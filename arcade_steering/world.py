@@ -15,17 +15,18 @@ import numpy as np
 import pymunk
 
 from . import geometry
-from ._arcade.physics import check_engine
+from ._arcade.physics import check_engine, world_space
 from ._core.agents import AgentTable
 from ._core.attach import AttachOptions
 from ._core.component import SteeringComponent, check_component
 from ._core.frame import StepFrame
-from ._core.integrate import forces_now, step
+from ._core.guard import NotCopyable, UpdateGuard
+from ._core.integrate import forces_now, run_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
-from ._core.snapshot import WorldSnapshot, load_world, restore_shapes, save_world
+from ._core.snapshot import WorldSnapshot, load_world, save_world
 from ._core.sync import DrivenBodies, SpriteSync
-from ._util.validate import check_bool, check_positive, check_real
+from ._util.validate import check_bool, check_positive, check_real, check_seed
 from .agent import SteeringAgent
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
@@ -33,7 +34,7 @@ from .geometry import StaticGeometry
 __all__ = ["SteeringWorld"]
 
 
-class SteeringWorld:
+class SteeringWorld(NotCopyable):
     """All steering agents of a game, updated together.
 
     Args:
@@ -55,6 +56,7 @@ class SteeringWorld:
     ``len(world)`` already leave it out). An agent holds its sprite, so a game keeping the
     :class:`SteeringAgent` keeps the sprite attached. ``remove_from_sprite_lists()`` does not
     detach: the agent is steered while the game holds the sprite; call :meth:`detach`.
+    Targets are held weakly too. A world belongs to one thread and can't be copied or pickled.
 
     Example:
         >>> import arcade_steering as steer
@@ -78,17 +80,9 @@ class SteeringWorld:
     ) -> None:
         self._physics = None if physics is None else check_engine("physics", physics)
         self.max_step = check_positive("max_step", max_step)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be >= 0, got {seed}")
         #: The world's seeded random generator: components draw from it and nothing else.
-        self.rng = np.random.default_rng(seed)
-        if space is not None and not isinstance(space, pymunk.Space):
-            raise TypeError(f"space must be a pymunk.Space or None, got {type(space).__name__}")
-        if space is None and self._physics is not None:
-            space = self._physics.space
-        self._space = pymunk.Space() if space is None else space
+        self.rng = np.random.default_rng(check_seed("seed", seed))
+        self._space = world_space(space, self._physics)
         self._geometry = StaticGeometry()
         self._agents = AgentTable()
         self._neighborhood = Neighborhood(self._agents)
@@ -96,6 +90,7 @@ class SteeringWorld:
         self._sync = SpriteSync()
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
+        self._guard = UpdateGuard()
 
     # -- agents -----------------------------------------------------------------------------
 
@@ -145,6 +140,7 @@ class SteeringWorld:
         """
         if not hasattr(sprite, "position"):
             raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
+        self._guard.check("attach()")
         table = self._agents
         table.drop_collected()
         if table.slot_of(sprite) is not None:
@@ -172,6 +168,7 @@ class SteeringWorld:
         Raises:
             KeyError: The sprite is not attached.
         """
+        self._guard.check("detach()")
         self._agents.remove([self._slot_for(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
@@ -254,40 +251,48 @@ class SteeringWorld:
         ``engine.step()`` after it: the agents the engine holds get new body velocities here
         and move there.
 
+        An exception from game code (a callable target, a sprite's setter) propagates; no agent
+        has moved, or every other sprite was still written (see docs/guarantees.md).
+
         Raises:
             ValueError: ``delta_time`` is NaN or infinite.
+            RuntimeError: The world is already updating (in another thread, or from inside).
         """
         dt = check_real("delta_time", delta_time)
+        with self._guard("update()"):
+            self._update(dt)
+
+    def _update(self, dt: float) -> None:
         table = self._agents
         table.drop_collected()
         if dt <= 0.0:
             return
         steps = max(1, math.ceil(dt / self.max_step - 1e-9))
-        rows = table.rows
-        arrays = table.arrays
+        rows, arrays = table.rows, table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = table.sprites()
         places = self._sync.places(sprites, table.row_of_id)
         pulled = self._sync.pull(arrays, rows, sprites, places)
-        driven = (
-            None
-            if self._physics is None
-            else DrivenBodies.pull(self._physics, arrays, rows, sprites)
-        )
+        engine = self._physics
+        driven = None if engine is None else DrivenBodies.pull(engine, arrays, rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None
         mask = None if driven is None else driven.mask
-        for index in range(steps):
-            if index:
-                self._neighborhood.start_step()
-            debug = self._debug if index == steps - 1 else None
-            step(self._frame(dt / steps, debug), batches, mask)
-        self._sync.push(arrays, rows, sprites, pulled, places, mask)
-        if driven is not None:
-            driven.push(arrays)
+        last = steps - 1  # the overlay shows the last sub-step
+        run_steps(
+            [self._frame(dt / steps, self._debug if i == last else None) for i in range(steps)],
+            batches,
+            mask,
+        )
+        try:  # a sprite's setter that raises stops neither the others nor the bodies
+            self._sync.push(arrays, rows, sprites, pulled, places, mask)
+        finally:
+            self._neighborhood.end_update()
+            if driven is not None:
+                driven.push(arrays)
 
     def steering_forces(
         self, dt: float = 1 / 60, *, alone: bool = False, debug: DebugRecorder | None = None
@@ -311,47 +316,46 @@ class SteeringWorld:
         """
         dt = check_positive("dt", dt)
         alone = check_bool("alone", alone)
-        self._agents.drop_collected()
-        self._geometry.sync(self._space)
-        self._neighborhood.start_update()
-        try:
-            return forces_now(self._frame(dt, debug), alone)
-        finally:
-            self._neighborhood.start_step()
-
-    # -- snapshots --------------------------------------------------------------------------
+        with self._guard("steering_forces()"):
+            self._agents.drop_collected()
+            self._geometry.sync(self._space)
+            self._neighborhood.start_update()
+            try:
+                return forces_now(self._frame(dt, debug), alone)
+            finally:
+                self._neighborhood.end_update()
 
     def snapshot(self) -> WorldSnapshot:
-        """Everything the next update depends on, copied: to :meth:`restore` later.
-
-        Restoring a snapshot and updating gives the same bits as the updates that followed it
-        the first time (with the same ``delta_time`` and game moves). A snapshot covers the
-        agents (attached then, their positions, velocities, limits and behaviours, the per-agent
-        state of their components), the random generator, and the walls and obstacles in the
-        space. It does not copy the components' parameters (a behaviour is the game's object:
-        change it back yourself) nor the bodies of a physics engine.
-        """
-        self._agents.drop_collected()
-        self._geometry.sync(self._space)
-        return save_world(self._agents, self.rng, self._tracker, self._geometry, id(self))
+        """Everything the next update depends on, copied, to :meth:`restore` later: the agents
+        (who is attached, their columns and their components' per-agent state), the random
+        generator and the space's walls and obstacles; not the components' parameters nor a
+        physics engine's bodies. See the page "Saving and rolling back"."""
+        with self._guard("snapshot()"):
+            self._agents.drop_collected()
+            self._geometry.sync(self._space)
+            return save_world(self._agents, self.rng, self._tracker, self._geometry, id(self))
 
     def restore(self, snapshot: WorldSnapshot) -> None:
-        """Go back to a :meth:`snapshot` of this world: agents attached since are detached,
-        agents detached since are attached again (if their sprites still exist), walls and
-        obstacles added or removed since are taken out or put back, and every agent's sprite
-        is moved (and turned) to where the snapshot has it.
+        """Go back to a :meth:`snapshot` of this world: agents, walls and obstacles as they were
+        then, every agent's sprite moved back. Updating then gives the same bits as the first
+        time.
 
         Raises:
             TypeError: ``snapshot`` is not a snapshot.
             ValueError: It is a snapshot of another world.
         """
-        if not isinstance(snapshot, WorldSnapshot):
-            raise TypeError(f"snapshot must be a WorldSnapshot, got {type(snapshot).__name__}")
-        if snapshot.world_id != id(self):
-            raise ValueError("snapshot is of another world: restore it into the world it came from")
-        self._geometry.sync(self._space)
-        restore_shapes(self._space, self._geometry.static_shapes, snapshot.shapes)
-        load_world(snapshot, self._agents, self.rng, self._tracker, self._sync)
+        with self._guard("restore()"):
+            self._geometry.sync(self._space)
+            load_world(
+                snapshot,
+                id(self),
+                self._space,
+                self._geometry,
+                self._agents,
+                self.rng,
+                self._tracker,
+                self._sync,
+            )
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         return StepFrame(
@@ -383,18 +387,13 @@ class SteeringWorld:
     def _view(self, slot: int, sprite: Any = None) -> SteeringAgent:
         """The agent view of ``slot``: the one the game holds, or a new one."""
         arrays = self._agents.arrays
-        ref = arrays.agent[slot]
-        agent: SteeringAgent | None = None if ref is None else ref()
+        agent = None if arrays.agent[slot] is None else arrays.agent[slot]()
         if agent is None:
-            agent = SteeringAgent(
-                self._agents, slot, arrays.sprite[slot]() if sprite is None else sprite
-            )
+            sprite = arrays.sprite[slot]() if sprite is None else sprite
+            agent = SteeringAgent(self._agents, slot, sprite)
             arrays.agent[slot] = weakref.ref(agent)
         return agent
 
     def _slot_for(self, sprite: Any) -> int:
         self._agents.drop_collected()
-        slot = self._agents.slot_of(sprite)
-        if slot is None:
-            raise KeyError("sprite is not attached to this world")
-        return slot
+        return self._agents.require(sprite)

@@ -318,7 +318,9 @@ def declared(cls: type) -> dict[str, Param]:
 
 
 def _short(value: Any) -> str:
-    return re.sub(r"\s+", "", repr(value))[:24]
+    # No memory addresses: test ids must be the same in every process (pytest-xdist).
+    text = re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+    return re.sub(r"\s+", "", text)[:24]
 
 
 def component_rows() -> list[Row]:

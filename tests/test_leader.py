@@ -306,7 +306,7 @@ def build_squads(world: steer.SteeringWorld, squads: int = 20, size: int = 5) ->
 
 
 def test_twenty_squads_are_one_batch_equal_to_agents_alone(world) -> None:
-    build_squads(world)
+    leaders = build_squads(world)  # the game keeps its leaders: the world holds them weakly
     for _ in range(30):
         world.update(DT)
     shapes = {type(batch.root.component) for batch in world._agents.batches()}
@@ -314,6 +314,7 @@ def test_twenty_squads_are_one_batch_equal_to_agents_alone(world) -> None:
     got, alone = batch_forces(world), forces_one_by_one(world)
     assert all(np.allclose(got[slot], alone[slot]) for slot in got)
     assert any(np.linalg.norm(force) > 0 for force in got.values())
+    assert all(leader in world for leader in leaders)
 
 
 def test_offset_pursuit_instances_share_a_batch(world) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pymunk
 
-__all__ = ["check_engine", "driven_bodies", "read_velocities", "write_bodies"]
+__all__ = ["check_engine", "driven_bodies", "read_velocities", "world_space", "write_bodies"]
 
 
 def check_engine(name: str, engine: Any) -> Any:
@@ -51,6 +51,19 @@ def check_engine(name: str, engine: Any) -> Any:
             f"{name} must be an arcade.PymunkPhysicsEngine or None, got {type(engine).__name__}"
         )
     return engine
+
+
+def world_space(space: Any, engine: Any) -> pymunk.Space:
+    """The space a world keeps its walls in: ``space`` if given, else the engine's, else new.
+
+    Raises:
+        TypeError: ``space`` is neither a ``pymunk.Space`` nor None.
+    """
+    if space is not None and not isinstance(space, pymunk.Space):
+        raise TypeError(f"space must be a pymunk.Space or None, got {type(space).__name__}")
+    if space is None and engine is not None:
+        return engine.space
+    return pymunk.Space() if space is None else space
 
 
 def driven_bodies(engine: Any, sprites: list[Any]) -> tuple[np.ndarray, list[pymunk.Body]]:

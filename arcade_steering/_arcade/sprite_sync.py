@@ -78,13 +78,36 @@ def write_sprites(
     """
     sprites = list(sprites)
     values = list(zip(*positions.T.tolist(), strict=True))  # tuples, as arcade keeps them
+    errors: list[Exception] = []
     if not fast_position.all():
         for index in np.flatnonzero(~fast_position).tolist():
-            sprites[index].position = values[index]
+            _set(sprites[index], "position", values[index], errors)
     if not fast_angle.all():
         for index in np.flatnonzero(turn & ~fast_angle).tolist():
-            sprites[index].angle = float(angles[index])
-    moves, turns = fast_position, turn & fast_angle
+            _set(sprites[index], "angle", float(angles[index]), errors)
+    _write_bulk(sprites, values, positions, fast_position, angles, turn & fast_angle, list_slots)
+    if errors:  # every other sprite is written: now the game hears of the first failure
+        raise errors[0]
+
+
+def _set(sprite: Any, name: str, value: Any, errors: list[Exception]) -> None:
+    """``sprite.<name> = value`` through the game's setter; what it raises goes in ``errors``."""
+    try:
+        setattr(sprite, name, value)
+    except Exception as error:
+        errors.append(error)
+
+
+def _write_bulk(
+    sprites: list[Any],
+    values: list[Any],
+    positions: np.ndarray,
+    moves: np.ndarray,
+    angles: np.ndarray,
+    turns: np.ndarray,
+    list_slots: ListSlots | None,
+) -> None:
+    """Write the sprites with arcade's own setters, as those setters would, in one pass."""
     bulk = moves | turns
     if not bulk.any():
         return

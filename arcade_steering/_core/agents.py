@@ -105,7 +105,10 @@ class AgentTable:
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""
-        if self._collected:
+        # Dropping an agent lets go of its behaviour, which may have held the last reference
+        # to another attached sprite (a hunter's prey): that one dies meanwhile, and is
+        # dropped by the next round.
+        while self._collected:
             self._collected.clear()
             sprite = self.arrays.sprite
             self.remove([slot for slot in self._order if sprite[slot]() is None])
@@ -115,6 +118,17 @@ class AgentTable:
         slot = self._slot_of.get(id(sprite))
         if slot is None or self.arrays.sprite[slot]() is not sprite:
             return None
+        return slot
+
+    def require(self, sprite: Any) -> int:
+        """The slot of ``sprite``, which must be attached.
+
+        Raises:
+            KeyError: It is not.
+        """
+        slot = self.slot_of(sprite)
+        if slot is None:
+            raise KeyError("sprite is not attached to this world")
         return slot
 
     def slots_of(self, members: Any) -> np.ndarray:

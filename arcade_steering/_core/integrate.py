@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,10 +18,30 @@ if TYPE_CHECKING:
     from ..geometry import StaticGeometry
     from .arrays import AgentArrays
 
-__all__ = ["HEADING_MIN_SPEED", "forces_now", "integrate", "step"]
+__all__ = ["HEADING_MIN_SPEED", "forces_now", "integrate", "run_steps", "step", "undoing"]
+
+#: The columns a step writes: put back when a step fails.
+_STEPPED = ("force", "position", "velocity", "heading")
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
+
+
+def run_steps(frames: list[StepFrame], batches: list[Batch], driven: np.ndarray | None) -> None:
+    """The (sub)steps of one update, every agent stepped fully or not at all (see
+    :func:`undoing`).
+
+    Args:
+        frames: One per (sub)step, in order.
+        batches: The agents, grouped by the shape of their trees.
+        driven: Which agents (rows) a physics engine moves and collides, or None.
+    """
+    first = frames[0]
+    with undoing(first.arrays, first.rng):
+        for index, frame in enumerate(frames):
+            if index:
+                frame.neighborhood.start_step()
+            step(frame, batches, driven)
 
 
 def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> None:
@@ -104,3 +126,21 @@ def integrate(
     speed = lengths(velocity)
     turning = speed > HEADING_MIN_SPEED
     put_rows(arrays.heading, rows[turning], divide_rows(velocity[turning], speed[turning]))
+
+
+@contextmanager
+def undoing(arrays: AgentArrays, rng: np.random.Generator) -> Iterator[None]:
+    """Run steps; if one raises (game code a component called: a callable target), put every
+    agent, its components' state and the random generator back as they were, and re-raise:
+    every agent is stepped fully or not at all."""
+    columns = {name: getattr(arrays, name).copy() for name in _STEPPED}
+    states = arrays.state.snapshot()
+    generator = rng.bit_generator.state
+    try:
+        yield
+    except BaseException:
+        for name, values in columns.items():
+            getattr(arrays, name)[...] = values
+        arrays.state.restore(states)
+        rng.bit_generator.state = generator
+        raise

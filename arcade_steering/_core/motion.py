@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import weakref
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -18,17 +20,20 @@ def read_position(source: Any) -> tuple[float, float]:
 
 
 class MotionTracker:
-    """Estimates velocities (px/s) of sprites and callables from their position changes."""
+    """Estimates velocities (px/s) of sprites and callables from their position changes.
+
+    Sprites are held weakly, as everywhere in the world: one that is collected is forgotten.
+    """
 
     def __init__(self) -> None:
-        # id(source) -> [source, last position, velocity, updates since last asked]
+        # id(source) -> [source getter, last position, velocity, updates since last asked]
         self._entries: dict[int, list[Any]] = {}
 
     def velocity(self, source: Any) -> np.ndarray:
         """Estimated velocity of ``source`` ``(2,)``; zero until it has been seen twice."""
         entry = self._entries.get(id(source))
-        if entry is None or entry[0] is not source:
-            entry = [source, read_position(source), np.zeros(2), 0]
+        if entry is None or entry[0]() is not source:
+            entry = [_held(source), read_position(source), np.zeros(2), 0]
             self._entries[id(source)] = entry
         entry[3] = 0
         return entry[2]
@@ -47,10 +52,21 @@ class MotionTracker:
         """Read every tracked source once per update of ``dt`` seconds."""
         for key, entry in list(self._entries.items()):
             entry[3] += 1
-            if entry[3] > _FORGET_AFTER:
+            source = entry[0]()
+            if entry[3] > _FORGET_AFTER or source is None:
                 del self._entries[key]
                 continue
-            position = read_position(entry[0])
+            position = read_position(source)
             if all(map(math.isfinite, position)):
                 entry[2] = (np.subtract(position, entry[1])) / dt
                 entry[1] = position
+
+
+def _held(source: Any) -> Any:
+    """A getter of ``source``: weak for a sprite, strong for a callable (the game's lambda)."""
+    if hasattr(source, "position"):
+        try:
+            return weakref.ref(source)
+        except TypeError:
+            pass
+    return repeat(source).__next__

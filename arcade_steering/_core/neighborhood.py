@@ -49,6 +49,12 @@ class Neighborhood:
             self._labels.clear()
         self.start_step()
 
+    def end_update(self) -> None:
+        """Let go of the groups read this update: between updates the world holds no
+        ``among`` group (nor, through it, any sprite) of its own."""
+        self._masks.clear()
+        self.start_step()
+
     def start_step(self) -> None:
         """Agents have moved: indexes are built again when next asked for."""
         self._index = None

@@ -68,12 +68,26 @@ def save_world(
 
 def load_world(
     snapshot: WorldSnapshot,
+    world_id: int,
+    space: pymunk.Space,
+    geometry: StaticGeometry,
     table: AgentTable,
     rng: np.random.Generator,
     tracker: MotionTracker,
     sync: SpriteSync,
 ) -> None:
-    """Put a snapshot's agents, generator and tracker back, and write every sprite."""
+    """Put a snapshot back into the world it came from (its geometry synced with its space):
+    walls and obstacles, agents, generator and tracker, and write every sprite.
+
+    Raises:
+        TypeError: ``snapshot`` is not a snapshot.
+        ValueError: It is a snapshot of another world.
+    """
+    if not isinstance(snapshot, WorldSnapshot):
+        raise TypeError(f"snapshot must be a WorldSnapshot, got {type(snapshot).__name__}")
+    if snapshot.world_id != world_id:
+        raise ValueError("snapshot is of another world: restore it into the world it came from")
+    restore_shapes(space, geometry.static_shapes, snapshot.shapes)
     table.load(snapshot.agents)
     rng.bit_generator.state = snapshot.rng
     tracker.load(snapshot.tracker)

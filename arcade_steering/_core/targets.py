@@ -7,7 +7,9 @@ moving ones, velocity) once per step.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -34,6 +36,10 @@ TargetLike = tuple[float, float] | Sequence[float] | HasPosition | Callable[[], 
 class TargetRef:
     """A validated target.
 
+    A sprite is held weakly (the world must not keep a game's dropped sprites alive): once it
+    is garbage collected the target is *gone* (:attr:`gone`, and :attr:`value` is None). A
+    callable is held strongly: ``lambda: player.position`` would otherwise die at once.
+
     Args:
         value: An ``(x, y)`` pair, an object with ``.position``, or a zero-argument callable
             returning ``(x, y)``.
@@ -44,20 +50,25 @@ class TargetRef:
         ValueError: A point has NaN/inf or not two coordinates.
     """
 
-    __slots__ = ("point", "source", "value")
+    __slots__ = ("_fixed", "_get", "point")
 
     def __init__(self, value: Any, name: str = "target") -> None:
-        if isinstance(value, TargetRef):
-            value = value.value
-        self.value: Any = value
         #: The fixed point, or None for a moving target.
         self.point: tuple[float, float] | None = None
-        #: The object to track (a sprite or a callable), or None for a fixed point.
-        self.source: Any = None
-        if hasattr(value, "position") or callable(value):
-            self.source = value
+        # A fixed point as the game gave it (it holds no sprite), or None.
+        self._fixed: Any = None
+        # Returns the sprite or callable to track (None once a sprite was collected), or None
+        # for a fixed point.
+        self._get: Callable[[], Any] | None = None
+        if isinstance(value, TargetRef):
+            self.point, self._fixed, self._get = value.point, value._fixed, value._get
+        elif hasattr(value, "position"):
+            self._get = hold_weakly(value)
+        elif callable(value):
+            self._get = repeat(value).__next__
         elif isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, (str, bytes)):
             self.point = check_point(name, value)
+            self._fixed = value
         else:
             raise TypeError(
                 f"{name} must be an (x, y) point, an object with .position or a "
@@ -65,12 +76,37 @@ class TargetRef:
             )
 
     @property
+    def source(self) -> Any:
+        """The object to track (a sprite or a callable); None for a fixed point or a gone
+        sprite."""
+        return None if self._get is None else self._get()
+
+    @property
+    def value(self) -> Any:
+        """What was assigned: the point, the callable, the sprite (None once it is gone)."""
+        return self._fixed if self._get is None else self._get()
+
+    @property
     def moving(self) -> bool:
         """True for sprites and callables, whose position is read every update."""
-        return self.source is not None
+        return self._get is not None
+
+    @property
+    def gone(self) -> bool:
+        """True for a sprite that has been garbage collected since it was assigned."""
+        return self._get is not None and self._get() is None
 
     def __repr__(self) -> str:
         return f"TargetRef({self.value!r})"
+
+
+def hold_weakly(value: Any) -> Callable[[], Any]:
+    """A zero-argument callable returning ``value``, or None once it has been collected
+    (held strongly if it can't be weakly referenced: ``__slots__`` without ``__weakref__``)."""
+    try:
+        return weakref.ref(value)
+    except TypeError:
+        return repeat(value).__next__
 
 
 class TargetTable:
@@ -95,57 +131,80 @@ class TargetTable:
                 refs.append(ref)
             inverse[row] = index[key]
         self.static = np.array([ref.point or (0.0, 0.0) for ref in refs], dtype=float)
-        self.moving = [(j, ref.source) for j, ref in enumerate(refs) if ref.moving]
-        #: The distinct targets' sources (None for fixed points), in table order.
-        self.sources = [ref.source for ref in refs]
+        # The moving targets' numbers and references (sprites held weakly: read when used).
+        self.moving = [(j, ref) for j, ref in enumerate(refs) if ref.moving]
+        self._refs = refs
         # A shared node: n rows (the batch's size, as the other gathered parameters count).
         self.inverse = np.zeros(n, dtype=np.intp) if node.shared else inverse
-        self._split: tuple[np.ndarray, np.ndarray, list[tuple[int, Any]]] | None = None
+        self._split: tuple[np.ndarray, np.ndarray, list[tuple[int, TargetRef]]] | None = None
+
+    @property
+    def sources(self) -> list[Any]:
+        """The distinct targets' sources (None for fixed points and gone sprites), in table
+        order."""
+        return [ref.source for ref in self._refs]
 
     def positions(self, step: StepFrame) -> np.ndarray:
-        """Every agent's target position ``(n, 2)`` px, read now."""
+        """Every agent's target position ``(n, 2)`` px, read now; ``(0, 0)`` for a gone
+        target (see :meth:`gone`)."""
         if not self.moving:
             return self.static.take(self.inverse, axis=0)
         points = self.static.copy()
         targets, slots, others = self._agents(step)
         points[targets] = step.arrays.position.take(slots, axis=0)
-        for j, source in others:
-            points[j] = read_position(source)
+        for j, ref in others:
+            source = ref.source
+            if source is not None:
+                points[j] = read_position(source)
         return points.take(self.inverse, axis=0)
 
     def velocities(self, step: StepFrame) -> np.ndarray:
         """Every agent's target velocity ``(n, 2)`` px/s: the world's for attached sprites,
         estimated from position changes between updates for other moving targets, zero for
-        fixed points."""
+        fixed points and gone targets."""
         velocities = np.zeros_like(self.static)
         if self.moving:
             targets, slots, others = self._agents(step)
             velocities[targets] = step.arrays.velocity.take(slots, axis=0)
-            for j, source in others:
-                velocities[j] = step.tracker.velocity(source)
+            for j, ref in others:
+                source = ref.source
+                if source is not None:
+                    velocities[j] = step.tracker.velocity(source)
         return velocities.take(self.inverse, axis=0)
+
+    def gone(self, step: StepFrame) -> np.ndarray:
+        """Which agents' targets are sprites that have been garbage collected ``(n,)``."""
+        dead = np.zeros(len(self._refs), dtype=bool)
+        if self.moving:
+            for j, ref in self._agents(step)[2]:
+                dead[j] = ref.gone
+        return dead.take(self.inverse)
 
     def slots(self, step: StepFrame) -> np.ndarray:
         """Each distinct target's slot in the world's arrays ``(t,)``, -1 where the target is
         no attached agent."""
-        slots = np.full(len(self.sources), -1, dtype=np.intp)
+        slots = np.full(len(self._refs), -1, dtype=np.intp)
         targets, found, _ = self._agents(step)
         slots[targets] = found
         return slots
 
-    def _agents(self, step: StepFrame) -> tuple[np.ndarray, np.ndarray, list[tuple[int, Any]]]:
+    def _agents(
+        self, step: StepFrame
+    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, TargetRef]]]:
         """The moving targets that are the world's agents (``(k,)`` target numbers and their
         slots), and the others. Looked up once: a table lives as long as its batch, and the
-        world regroups its batches whenever an agent is attached or detached."""
+        world regroups its batches whenever an agent is attached or detached (an attached
+        sprite that dies is detached before the next step)."""
         if self._split is None:
             targets, slots, others = [], [], []
-            for j, source in self.moving:
-                slot = step.agents.slot_of(source)
+            for j, ref in self.moving:
+                source = ref.source
+                slot = None if source is None else step.agents.slot_of(source)
                 if slot is not None:
                     targets.append(j)
                     slots.append(slot)
                 else:
-                    others.append((j, source))
+                    others.append((j, ref))
             self._split = (np.array(targets, dtype=np.intp), np.array(slots, dtype=np.intp), others)
         return self._split
 
@@ -176,8 +235,23 @@ class Targets:
 
     @property
     def sources(self) -> list[Any]:
-        """The distinct moving targets (sprites, callables; None for fixed points)."""
+        """The distinct moving targets (sprites, callables; None for fixed points and gone
+        sprites)."""
         return self._table.sources
+
+    @property
+    def gone(self) -> np.ndarray:
+        """Which agents' targets are sprites that have been garbage collected ``(n,)``: their
+        positions read as ``(0, 0)`` and velocities as zero. The built-in behaviours give
+        those agents no force."""
+        return self._table.gone(self._step)
+
+    def silence(self, force: np.ndarray) -> np.ndarray:
+        """``force`` ``(n, 2)`` with the rows of agents whose target is gone set to zero."""
+        gone = self.gone
+        if gone.any():
+            force[gone] = 0.0
+        return force
 
     @property
     def which(self) -> np.ndarray:

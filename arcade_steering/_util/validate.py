@@ -46,6 +46,15 @@ def check_non_negative(name: str, value: Any) -> float:
     return result
 
 
+def check_seed(name: str, value: Any) -> int | None:
+    """Return ``value`` if it is a whole number >= 0 or None (a random generator's seed)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
+    if value is not None and value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return None if value is None else int(value)
+
+
 def check_bool(name: str, value: Any) -> bool:
     """Return ``value`` if it is a bool, or raise ``TypeError`` naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):

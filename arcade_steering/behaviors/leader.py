@@ -178,7 +178,7 @@ class FollowLeader(SteeringComponent):
             params.slowing_radius,
             params.tolerance,
         )
-        return velocity_force(desired, ctx.velocity, ctx.response_time)
+        return leader_target.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
 class OffsetPursuit(SteeringComponent):
@@ -234,4 +234,4 @@ class OffsetPursuit(SteeringComponent):
             slowing_radius,
             params.tolerance,
         )
-        return velocity_force(desired, ctx.velocity, ctx.response_time)
+        return leader.silence(velocity_force(desired, ctx.velocity, ctx.response_time))

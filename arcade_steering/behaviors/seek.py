@@ -110,10 +110,11 @@ class Seek(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        target = params.target.position
+        targets = params.target
+        target = targets.position
         _record_targets(ctx, target)
         desired = seek_velocity(ctx.position, target, ctx.max_speed)
-        return velocity_force(desired, ctx.velocity, ctx.response_time)
+        return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
 class Flee(SteeringComponent):
@@ -131,16 +132,17 @@ class Flee(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
+        targets = params.target
         desired = flee_velocity(
             ctx.position,
-            params.target.position,
+            targets.position,
             ctx.max_speed,
             params.panic_distance,
             _fallback_directions(ctx),
         )
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
         force[~desired.any(axis=1)] = 0.0
-        return force
+        return targets.silence(force)
 
 
 class Arrive(SteeringComponent):
@@ -160,7 +162,8 @@ class Arrive(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        target = params.target.position
+        targets = params.target
+        target = targets.position
         _record_targets(ctx, target)
         desired = arrive_velocity(
             ctx.position,
@@ -171,7 +174,7 @@ class Arrive(SteeringComponent):
             params.slowing_radius,
             params.tolerance,
         )
-        return velocity_force(desired, ctx.velocity, ctx.response_time)
+        return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
 class Pursue(SteeringComponent):
@@ -188,16 +191,17 @@ class Pursue(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
+        quarry = params.quarry
         aim = predicted_position(
             ctx.position,
-            params.quarry.position,
-            params.quarry.velocity,
+            quarry.position,
+            quarry.velocity,
             ctx.max_speed,
             params.max_prediction,
         )
         _record_targets(ctx, aim)
         desired = seek_velocity(ctx.position, aim, ctx.max_speed)
-        return velocity_force(desired, ctx.velocity, ctx.response_time)
+        return quarry.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
 class Evade(SteeringComponent):
@@ -216,12 +220,13 @@ class Evade(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        threat = params.threat.position
+        threats = params.threat
+        threat = threats.position
         in_range = lengths(threat - ctx.position) < params.threat_range
         aim = predicted_position(
             ctx.position,
             threat,
-            params.threat.velocity,
+            threats.velocity,
             ctx.max_speed,
             params.max_prediction,
         )
@@ -234,7 +239,7 @@ class Evade(SteeringComponent):
         )
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
         force[~in_range] = 0.0
-        return force
+        return threats.silence(force)
 
 
 def _fallback_directions(ctx: SteeringContext) -> np.ndarray:

@@ -132,7 +132,7 @@ class EvadeSightCone(SteeringComponent):
         direction = escape_directions(-gap, heading[rows], fallback)
         strength = ctx.max_force[rows] * (0.5 + 0.5 * depth[rows])
         put_rows(force, rows, scale_rows(direction, strength))
-        return force
+        return leader_target.silence(force)
 
 
 def _record_cones(
