@@ -289,3 +289,26 @@ def test_updating_or_attaching_from_inside_an_update_raises() -> None:
     world.attach(sprite, steer.Seek(aim))
     world.update(DT)
     assert len(seen) == 2 and len(world) == 1
+
+
+@pytest.mark.parametrize(
+    ("add", "name"),
+    [
+        (lambda w: w.add_wall((-1e308, 0), (1e308, 0)), "a"),
+        (lambda w: w.add_wall((0, 0), (0, 2e8)), "b"),
+        (lambda w: w.add_walls([(0, 0), (5e8, 0)]), "points"),
+        (lambda w: w.add_obstacle((1e9, 0), 10), "center"),
+        (lambda w: w.add_obstacle((0, 0), 1e308), "radius"),
+        (lambda w: w.add_wall((0, 0), (10, 0), thickness=1e300), "thickness"),
+    ],
+)
+def test_walls_and_obstacles_beyond_the_world_bound_are_refused(add, name) -> None:
+    # They used to be accepted, and then every update raised ValueError from the grid.
+    world = steer.SteeringWorld()
+    sprite = StubSprite(0, 0)
+    world.attach(sprite, steer.Seek((100, 0)))
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        add(world)
+    assert len(world.space.shapes) == 0
+    world.update(1 / 60)
+    assert sprite.center_x > 0.0

@@ -20,6 +20,7 @@ __all__ = [
     "GEOMETRY_FILTER",
     "WALL_CATEGORY",
     "WALL_COLLISION_TYPE",
+    "WORLD_BOUND",
     "add_obstacle",
     "add_shapes",
     "add_wall",
@@ -49,7 +50,19 @@ GEOMETRY_FILTER = pymunk.ShapeFilter(categories=WALL_CATEGORY, mask=WALL_CATEGOR
 #: trigger the handlers of the engine's first type, with no sprite for the wall.
 WALL_COLLISION_TYPE: int = 0x57A71C
 
+#: Walls and obstacles lie within this distance of the origin, px (and are no thicker or
+#: larger): the grids that index them need finite cell counts. A hundred million pixels is some
+#: 50,000 screens of 1920 px in each direction.
+WORLD_BOUND = 1e8
+
 # --------------------------------------------------------------------------- shape helpers
+
+
+def _within(point: tuple[float, float], name: str) -> tuple[float, float]:
+    """``point`` if both coordinates lie within :data:`WORLD_BOUND`, else ``ValueError``."""
+    if abs(point[0]) > WORLD_BOUND or abs(point[1]) > WORLD_BOUND:
+        raise ValueError(f"{name} must lie within {WORLD_BOUND:g} px of the origin, got {point}")
+    return point
 
 
 def add_wall(
@@ -76,7 +89,7 @@ def add_wall(
             not finite. Nothing is added.
     """
     check_space(space)
-    pa, pb = check_point("a", a), check_point("b", b)
+    pa, pb = _within(check_point("a", a), "a"), _within(check_point("b", b), "b")
     radius = _length(thickness, "thickness") / 2.0
     if pa == pb:
         raise ValueError(f"b must differ from a (zero-length wall at {pa})")
@@ -132,7 +145,10 @@ def wall_segments(
         The segments, in polyline order, in no space yet.
     """
     check_space(space)
-    verts = [(x, y) for x, y in check_points("points", points).tolist()]
+    checked = check_points("points", points)
+    if len(checked) and np.abs(checked).max() > WORLD_BOUND:
+        raise ValueError(f"points must lie within {WORLD_BOUND:g} px of the origin")
+    verts = [(x, y) for x, y in checked.tolist()]
     closed = check_bool("closed", closed)
     radius = _length(thickness, "thickness") / 2.0
     if len(verts) < 2:
@@ -225,7 +241,7 @@ def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float)
     added (for :func:`add_shapes`). Arguments, checks and errors are those of
     :func:`add_obstacle`."""
     check_space(space)
-    c = check_point("center", center)
+    c = _within(check_point("center", center), "center")
     r = _length(radius, "radius")
     if r <= 0.0:
         raise ValueError(f"radius must be > 0, got {radius!r}")
@@ -293,4 +309,6 @@ def _length(value: object, name: str) -> float:
     length = float(value)
     if not np.isfinite(length) or length < 0.0:
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+    if length > WORLD_BOUND:
+        raise ValueError(f"{name} must be at most {WORLD_BOUND:g} px, got {value!r}")
     return length
