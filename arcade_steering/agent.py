@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ._core.component import check_component
 from ._core.guard import NotCopyable
 from ._core.motion import read_position
-from ._util.validate import check_non_negative, check_point, check_positive
+from ._util.validate import check_limit, check_non_negative, check_point, check_positive
 
 if TYPE_CHECKING:
     from ._core.agents import AgentTable
@@ -100,7 +100,7 @@ class SteeringAgent(NotCopyable):
 
     @max_speed.setter
     def max_speed(self, value: float) -> None:
-        self._live().max_speed[self._slot] = check_positive("max_speed", value)
+        self._live().max_speed[self._slot] = check_limit("max_speed", value)
 
     @property
     def max_force(self) -> float:
@@ -109,7 +109,7 @@ class SteeringAgent(NotCopyable):
 
     @max_force.setter
     def max_force(self, value: float) -> None:
-        self._live().max_force[self._slot] = check_positive("max_force", value)
+        self._live().max_force[self._slot] = check_limit("max_force", value)
 
     @property
     def mass(self) -> float:

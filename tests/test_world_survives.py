@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import math
 import pickle
 import threading
 import weakref
@@ -312,3 +313,36 @@ def test_walls_and_obstacles_beyond_the_world_bound_are_refused(add, name) -> No
     assert len(world.space.shapes) == 0
     world.update(1 / 60)
     assert sprite.center_x > 0.0
+
+
+@pytest.mark.parametrize(
+    ("gives", "error"),
+    [((1.0, 2.0, 3.0), ValueError), ("ab", TypeError), (("a", "b"), TypeError), (None, TypeError)],
+)
+def test_a_callable_target_that_gives_no_point_is_refused_naming_it(gives, error) -> None:
+    # (1, 2, 3) used to steer to (1, 2), silently; "ab" raised float()'s own message.
+    world = steer.SteeringWorld()
+    sprite = StubSprite(0, 0)
+    world.attach(sprite, steer.Seek(lambda: gives))
+    with pytest.raises(error, match=r"^target gave"):
+        world.update(1 / 60)
+    assert sprite.position == (0.0, 0.0)
+
+
+def test_a_callable_target_at_nan_gives_no_force() -> None:
+    world = steer.SteeringWorld()
+    agent = world.attach(StubSprite(0, 0), steer.Arrive(lambda: (math.nan, 0.0)), velocity=(50, 0))
+    world.update(1 / 60)
+    assert agent.force == (0.0, 0.0)
+    assert agent.velocity == (50.0, 0.0)
+
+
+@pytest.mark.parametrize("limit", [1e200, 1e308])
+def test_huge_limits_behave_like_no_limit(limit) -> None:
+    # max_speed = max_force = 1e308 used to overflow to no motion at all.
+    sprite = StubSprite(0, 0)
+    world = steer.SteeringWorld()
+    agent = world.attach(sprite, steer.Seek((100.0, 0.0)), max_speed=limit, max_force=limit)
+    world.update(1 / 60)
+    assert sprite.center_x > 1e6 and math.isfinite(sprite.center_x)
+    assert agent.max_speed == agent.max_force == 1e12

@@ -10,6 +10,7 @@ from .._arcade.angles import FACINGS
 from .._arcade.sprite_sync import fast_setters
 from .._util.validate import (
     check_bool,
+    check_limit,
     check_non_negative,
     check_point,
     check_positive,
@@ -59,7 +60,7 @@ class AttachOptions:
             TypeError: An option has the wrong type.
             ValueError: An option is out of range.
         """
-        max_speed = check_positive("max_speed", max_speed)
+        max_speed = check_limit("max_speed", max_speed)
         vx, vy = check_point("velocity", velocity)
         speed = math.hypot(vx, vy)
         if speed > max_speed:  # the limit holds from the start, not from the first step
@@ -67,7 +68,7 @@ class AttachOptions:
             vx, vy = vx * scale, vy * scale
         return cls(
             max_speed=max_speed,
-            max_force=check_positive("max_force", max_force),
+            max_force=check_limit("max_force", max_force),
             mass=check_positive("mass", mass),
             response_time=check_positive("response_time", response_time),
             radius=_default_radius(sprite)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from .._util.validate import check_point
-from .motion import read_position
 
 if TYPE_CHECKING:
     from .batches import BatchNode
@@ -109,6 +108,27 @@ def hold_weakly(value: Any) -> Callable[[], Any]:
         return repeat(value).__next__
 
 
+def read_target(source: Any, name: str) -> tuple[float, float]:
+    """Where a moving target is now: its ``position``, or what the callable returns.
+
+    NaN is passed on (the agents aiming at it get no force); anything but a pair of numbers is
+    refused, as it would be when given to the component.
+
+    Raises:
+        TypeError: The target gave something other than numbers.
+        ValueError: It gave other than two of them.
+    """
+    value = source.position if hasattr(source, "position") else source()
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} gave {value!r}: a target must give an (x, y) pair")
+    if len(value) != 2:
+        raise ValueError(f"{name} gave {len(value)} coordinates: a target must give (x, y)")
+    try:
+        return float(value[0]), float(value[1])
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} gave {value!r}: a target must give two numbers") from None
+
+
 class TargetTable:
     """The distinct targets of a batch node and which agent aims at which.
 
@@ -119,6 +139,7 @@ class TargetTable:
     """
 
     def __init__(self, node: BatchNode, param: Any, n: int) -> None:
+        self._name = param.name
         instances = [node.component] if node.shared else node.instances
         index: dict[Hashable, int] = {}
         refs: list[TargetRef] = []
@@ -155,7 +176,7 @@ class TargetTable:
         for j, ref in others:
             source = ref.source
             if source is not None:
-                points[j] = read_position(source)
+                points[j] = read_target(source, self._name)
         return points.take(self.inverse, axis=0)
 
     def velocities(self, step: StepFrame) -> np.ndarray:

@@ -38,6 +38,16 @@ def check_positive(name: str, value: Any) -> float:
     return result
 
 
+#: Speed and force limits above this count as this: no limit in practice (a speed of 1e12 px/s
+#: crosses any level in one frame), and the arithmetic on them stays finite.
+LIMIT = 1e12
+
+
+def check_limit(name: str, value: Any) -> float:
+    """Return ``value`` as a finite float > 0, at most :data:`LIMIT`, or raise naming ``name``."""
+    return min(check_positive(name, value), LIMIT)
+
+
 def check_non_negative(name: str, value: Any) -> float:
     """Return ``value`` as a finite float >= 0, or raise naming ``name``."""
     result = check_real(name, value)
