@@ -134,12 +134,17 @@ class SteeringContext:
         return self._targets(name).velocities(self._step)
 
     def _parameter(self, name: str) -> Any:
-        declared: Param | None = type(self._node.component).params.get(name)
-        if declared is None:
-            cls = type(self._node.component).__name__
-            raise AttributeError(f"{cls} declares no parameter {name!r}")
-        value = declared.per_agent(self._node, len(self))
-        return Targets(value, self._step) if isinstance(declared, TargetParam) else value
+        # What a node gathered, by name: kept with its other caches, dropped on a change.
+        gathered: dict[str, Any] = self._node.cached(_GATHERED, _new_dict)
+        try:
+            value = gathered[name]
+        except KeyError:
+            declared: Param | None = type(self._node.component).params.get(name)
+            if declared is None:
+                cls = type(self._node.component).__name__
+                raise AttributeError(f"{cls} declares no parameter {name!r}") from None
+            value = gathered[name] = declared.per_agent(self._node, len(self))
+        return Targets(value, self._step) if isinstance(value, TargetTable) else value
 
     def _targets(self, name: str) -> TargetTable:
         declared = type(self._node.component).params.get(name)
@@ -317,6 +322,13 @@ class SteeringContext:
 
     def _state_key(self, name: str) -> Hashable:
         return (self._node.index, type(self._node.component).__name__, name)
+
+
+_GATHERED = "gathered parameters"
+
+
+def _new_dict(_: Any) -> dict[str, Any]:
+    return {}
 
 
 class ParamArrays:
