@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,8 +34,6 @@ from .targets import TargetRef, TargetTable
 
 if TYPE_CHECKING:
     from .batches import BatchNode
-
-T = TypeVar("T")
 
 
 class _Required:
@@ -234,29 +232,6 @@ class FlagParam(Param):
 # -- the field specifiers a component class declares its parameters with ---------------------
 
 
-@overload
-def param(
-    default: T,
-    *,
-    gt: float | None = None,
-    ge: float | None = None,
-    le: float | None = None,
-    optional: bool = False,
-    whole: bool = False,
-    kw_only: bool = False,
-    check: Callable[[str, Any], Any] | None = None,
-) -> T: ...
-@overload
-def param(
-    *,
-    gt: float | None = None,
-    ge: float | None = None,
-    le: float | None = None,
-    optional: bool = False,
-    whole: bool = False,
-    kw_only: bool = False,
-    check: Callable[[str, Any], Any] | None = None,
-) -> Any: ...
 def param(
     default: Any = REQUIRED,
     *,
