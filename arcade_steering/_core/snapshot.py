@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,19 @@ from .motion import MotionTracker
 from .sync import SpriteSync
 
 __all__ = ["WorldSnapshot", "load_world", "restore_shapes", "save_world"]
+
+#: The columns a digest covers: the motion of every agent and what limits it.
+DIGESTED = (
+    "position",
+    "velocity",
+    "heading",
+    "force",
+    "max_speed",
+    "max_force",
+    "mass",
+    "radius",
+    "response_time",
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +46,17 @@ class WorldSnapshot:
     tracker: dict[int, list[Any]]
     shapes: tuple[pymunk.Shape, ...]
     world_id: int
+
+    def digest(self) -> str:
+        """A short hash of the agents' motion (in attach order), the random generator and the
+        number of walls and obstacles: equal for worlds in the same state, in any process.
+        Replays compare them."""
+        slots = list(self.agents.order)
+        hasher = hashlib.blake2b(digest_size=16)
+        for name in DIGESTED:
+            hasher.update(self.agents.arrays.columns[name][slots].tobytes())
+        hasher.update(repr((self.rng, len(self.shapes))).encode())
+        return hasher.hexdigest()
 
 
 def restore_shapes(
