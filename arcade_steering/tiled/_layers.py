@@ -52,7 +52,7 @@ class LayerReader:
             problem = f"{what} must be finite within +-{limit:g} (LevelLimits.coordinate)"
         else:
             return float(value)
-        raise self.error(f"{_where(layer, obj)}{problem}")
+        raise self.error(f"{where(layer, obj)}{problem}")
 
     def object_layers(self) -> dict[str, list[Any]]:
         """The steering layers by name (group layers searched), each a list of its objects."""
@@ -95,7 +95,7 @@ class LayerReader:
                     good = False
                 if not good:
                     raise self.error(
-                        f"{_where(layer, obj)}points must be finite numbers within +-{limit:g} "
+                        f"{where(layer, obj)}points must be finite numbers within +-{limit:g} "
                         "(LevelLimits.coordinate)"
                     )
         rows = np.repeat(origins, counts, axis=0)
@@ -119,7 +119,7 @@ class LayerReader:
         points = obj.tiled.points
         if len(points) > self.limits.points:
             raise self.error(
-                f"{_where(layer, obj)}{len(points):,} points, more than {self.limits.points:,} "
+                f"{where(layer, obj)}{len(points):,} points, more than {self.limits.points:,} "
                 "(LevelLimits.points)"
             )
         return [(point.x, point.y) for point in points]
@@ -142,7 +142,7 @@ class LayerReader:
             try:
                 walls += geometry.wall_segments(space, points, closed, thickness)
             except ValueError as error:
-                raise self.error(f"{_where('walls', obj)}{error}") from None
+                raise self.error(f"{where('walls', obj)}{error}") from None
         return walls
 
     def outline(self, obj: TiledObject) -> tuple[list[Any], bool]:
@@ -153,17 +153,17 @@ class LayerReader:
         w, h = self.size(obj, "walls")
         if type(raw) is tiled_object.Rectangle and (w, h) != (0.0, 0.0):
             return [(0, 0), (w, 0), (w, h), (0, h)], True
-        raise self.error(f"{_where('walls', obj)}must be a polyline, polygon or rectangle")
+        raise self.error(f"{where('walls', obj)}must be a polyline, polygon or rectangle")
 
     def circles(self, space: pymunk.Space, objects: list[TiledObject]) -> list[pymunk.Circle]:
         """The circles of the ``obstacles`` objects, built on ``space``'s static body, not added."""
         sizes = []
         for obj in objects:
             if not isinstance(obj.tiled, tiled_object.Ellipse):
-                raise self.error(f"{_where('obstacles', obj)}must be a circle (ellipse)")
+                raise self.error(f"{where('obstacles', obj)}must be a circle (ellipse)")
             w, h = self.size(obj, "obstacles")
             if w <= 0 or not math.isclose(w, h, rel_tol=0.02):
-                raise self.error(f"{_where('obstacles', obj)}ellipse {w:g}x{h:g} is not a circle")
+                raise self.error(f"{where('obstacles', obj)}ellipse {w:g}x{h:g} is not a circle")
             sizes.append((w + h) / 2)
         centers = self.place(
             "obstacles", [(o, [(d / 2, d / 2)]) for o, d in zip(objects, sizes, strict=True)]
@@ -179,13 +179,13 @@ class LayerReader:
         for obj in objects:
             name = self.name(obj, "paths")
             if name in paths:
-                raise self.error(f"{_where('paths', obj)}a path named {name!r} exists")
+                raise self.error(f"{where('paths', obj)}a path named {name!r} exists")
             if not isinstance(obj.tiled, (tiled_object.Polyline, tiled_object.Polygon)):
-                raise self.error(f"{_where('paths', obj)}must be a polyline or polygon")
+                raise self.error(f"{where('paths', obj)}must be a polyline or polygon")
             closed = obj.properties.get("closed", False)
             if not isinstance(closed, bool):
                 raise self.error(
-                    f"{_where('paths', obj)}property 'closed' must be a bool (true or false), "
+                    f"{where('paths', obj)}property 'closed' must be a bool (true or false), "
                     f"got {type(closed).__name__} {str(closed)[:40]!r}"
                 )
             closed = closed or isinstance(obj.tiled, tiled_object.Polygon)
@@ -196,14 +196,14 @@ class LayerReader:
             try:
                 paths[name] = Path(points, radius=radius, closed=closed)
             except ValueError as error:
-                raise self.error(f"{_where('paths', obj)}{error}") from None
+                raise self.error(f"{where('paths', obj)}{error}") from None
         return paths
 
     def spawns(self, objects: list[TiledObject]) -> dict[str, list[Point]]:
         """The points of the ``spawns`` objects, by name."""
         for obj in objects:
             if not isinstance(obj.tiled, tiled_object.Point):
-                raise self.error(f"{_where('spawns', obj)}must be a point")
+                raise self.error(f"{where('spawns', obj)}must be a point")
         spawns: dict[str, list[Point]] = {}
         for obj, place in zip(
             objects, self.place("spawns", [(o, [(0, 0)]) for o in objects]), strict=True
@@ -215,7 +215,7 @@ class LayerReader:
     def name(self, obj: TiledObject, layer: str) -> str:
         """The object's name, which must not be empty."""
         if not isinstance(obj.tiled.name, str) or not obj.tiled.name:
-            raise self.error(f"{_where(layer, obj)}needs a name")
+            raise self.error(f"{where(layer, obj)}needs a name")
         return obj.tiled.name
 
     def size(self, obj: TiledObject, layer: str) -> tuple[float, float]:
@@ -224,14 +224,14 @@ class LayerReader:
         w = self.number(size.width, "width", obj, layer)
         h = self.number(size.height, "height", obj, layer)
         if w < 0 or h < 0:
-            raise self.error(f"{_where(layer, obj)}size {w:g}x{h:g} must not be negative")
+            raise self.error(f"{where(layer, obj)}size {w:g}x{h:g} must not be negative")
         return w, h
 
     def length(self, obj: TiledObject, key: str, default: float, layer: str) -> float:
         """A property of map px, >= 0, scaled."""
         value = self.number(obj.properties.get(key, default), f"property {key!r}", obj, layer)
         if value < 0:
-            raise self.error(f"{_where(layer, obj)}property {key!r} must be >= 0")
+            raise self.error(f"{where(layer, obj)}property {key!r} must be >= 0")
         return value * self.scaling
 
 
@@ -248,7 +248,7 @@ class TiledObject:
         return f"object {self.tiled.id}" + (f" {name!r}" if name else "")
 
 
-def _where(layer: str, obj: TiledObject | None) -> str:
+def where(layer: str, obj: TiledObject | None) -> str:
     """``"layer 'walls', object 3 'door': "``, the start of a message about an object."""
     parts = [f"layer {layer!r}"] if layer else []
     if obj is not None:

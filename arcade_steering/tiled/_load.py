@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
+from typing import Any
 
 import arcade
 import pymunk
 import pytiled_parser
 
 from .. import geometry
+from .._core.component import SteeringComponent
 from .._util.validate import check_positive
 from ..path import Path
+from ..tree_data import Resolver, TreeDataError, from_dict
 from ..world import SteeringWorld
+from ._behaviors import PROPERTY, read_behaviors
 from ._errors import LevelError
 from ._layers import LAYERS, LayerReader, Point
 from ._limits import LevelLimits
@@ -32,6 +38,10 @@ class Level:
         obstacles: The ``pymunk.Circle`` obstacles added to the world.
         paths: Routes by object name.
         spawns: Spawn points by object name; a name may have several points.
+        behaviors: The behaviour trees of spawn points with a ``behavior`` property (JSON,
+            as :func:`~arcade_steering.to_dict` writes it), as data, by spawn name; build
+            one with :meth:`behavior`.
+        source: The map file, for messages.
     """
 
     tilemap: arcade.TileMap
@@ -41,6 +51,48 @@ class Level:
     obstacles: list[pymunk.Circle] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     spawns: dict[str, list[Point]] = field(default_factory=dict)
+    behaviors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    source: str = ""
+
+    def behavior(
+        self,
+        spawn: str,
+        resolve: Resolver | None = None,
+        *,
+        components: Iterable[type[SteeringComponent]] = (),
+    ) -> SteeringComponent:
+        """Build the behaviour tree the level gives spawn point ``spawn``.
+
+        Names in the tree are the level's routes (``{"ref": "patrol"}``) and whatever the
+        game passes in ``resolve`` (its sprites, groups), which comes first.
+
+        Args:
+            spawn: The spawn point's name.
+            resolve: The game's objects by name: a mapping or a function.
+            components: The game's own component classes the tree may name.
+
+        Raises:
+            KeyError: No spawn point of that name has a ``behavior``.
+            LevelError: The tree cannot be built; the message names the spawn and the field.
+        """
+        if spawn not in self.behaviors:
+            raise KeyError(f"no spawn point named {spawn!r} has a {PROPERTY!r} property")
+
+        def named(name: str) -> Any:
+            found = None
+            if isinstance(resolve, Mapping):
+                found = resolve.get(name)
+            elif resolve is not None:
+                with contextlib.suppress(LookupError):
+                    found = resolve(name)
+            return self.paths[name] if found is None else found
+
+        try:
+            return from_dict(self.behaviors[spawn], resolve=named, components=components)
+        except TreeDataError as error:
+            raise LevelError(
+                f"{self.source}: layer 'spawns', spawn {spawn!r}, property {PROPERTY!r}: {error}"
+            ) from None
 
 
 def load_level(
@@ -114,8 +166,11 @@ def load_level(
     obstacles = reader.circles(space, layers.get("obstacles", []))
     paths = reader.paths(layers.get("paths", []))
     spawns = reader.spawns(layers.get("spawns", []))
+    behaviors = read_behaviors(reader, layers.get("spawns", []))
     geometry.add_shapes(space, [*walls, *obstacles])
-    return Level(tilemap, reader.width, reader.height, walls, obstacles, paths, spawns)
+    level = Level(tilemap, reader.width, reader.height, walls, obstacles, paths, spawns)
+    level.behaviors, level.source = behaviors, str(reader.file)
+    return level
 
 
 def _read_tilemap(
