@@ -28,6 +28,8 @@ from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
 from .flowfield import FlowField
 from .path import Path
+from .replay import Replay, ReplayFrame, ReplayMismatchError
+from .tree_data import TreeDataError, from_dict, to_dict
 from .world import SteeringWorld
 
 __all__ = [
@@ -49,6 +51,9 @@ __all__ = [
     "Path",
     "PriorityBlend",
     "Pursue",
+    "Replay",
+    "ReplayFrame",
+    "ReplayMismatchError",
     "Seek",
     "Separation",
     "StayOnPath",
@@ -56,10 +61,13 @@ __all__ = [
     "SteeringComponent",
     "SteeringContext",
     "SteeringWorld",
+    "TreeDataError",
     "Wander",
     "WeightedBlend",
     "WorldSnapshot",
     "formations",
+    "from_dict",
     "params",
     "testing",
+    "to_dict",
 ]

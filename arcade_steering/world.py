@@ -329,7 +329,7 @@ class SteeringWorld(NotCopyable):
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents
         (who is attached, their columns and their components' per-agent state), the random
         generator and the space's walls and obstacles; not the components' parameters nor a
-        physics engine's bodies. See the page "Saving and rolling back"."""
+        physics engine's bodies. See the page "Saving, loading and replays"."""
         with self._guard("snapshot()"):
             self._agents.drop_collected()
             self._geometry.sync(self._space)

@@ -23,7 +23,8 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"behaviors", "combine", "params"},
     {"agent", "world"},
-    {"testing", "formations", "tiled"},
+    {"testing", "formations", "tree_data", "replay"},
+    {"tiled"},
     {"examples", "__init__", "__main__"},
 ]
 MAX_LINES = 400
