@@ -91,12 +91,16 @@ class AgentTable:
         same_agents = saved.order == self._order and saved.slot_of == self._slot_of
         # Components compare by identity: one C-level pass over the column.
         same_trees = same_agents and bool((behavior == saved.arrays.columns["behavior"]).all())
-        self.arrays.load(saved.arrays)
+        # The same agents with the same trees: the object columns (sprites, views, trees)
+        # hold what they held then, and every sprite is alive or already reported dead.
+        self.arrays.load(saved.arrays, objects=not same_trees)
+        if same_trees:
+            return
         if not same_agents:  # what depends on who is attached is worked out again
             self._slot_of = dict(saved.slot_of)
             self._order = dict(saved.order)
             self._changed()
-        elif not same_trees:
+        else:
             self._batches = None
         sprite = self.arrays.sprite
         gone = [slot for slot in self._order if sprite[slot]() is None]

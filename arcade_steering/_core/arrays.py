@@ -120,13 +120,18 @@ class AgentArrays:
             self.state.snapshot(),
         )
 
-    def load(self, saved: SavedArrays) -> None:
+    def load(self, saved: SavedArrays, objects: bool = True) -> None:
         """Put back what :meth:`save` copied, keeping the capacity if it grew since.
 
         Attach numbers are not rewound: views of agents attached after the save stay stale.
+
+        Args:
+            saved: What :meth:`save` returned.
+            objects: Whether to put back the object columns too (sprites, views, trees):
+                not needed when they hold what they held then.
         """
         capacity = max(self.capacity, saved.capacity)
-        for each in _COLUMNS:
+        for each in _COLUMNS if objects or capacity != saved.capacity else _NUMBERS:
             old = saved.columns[each.name]
             if capacity == saved.capacity:  # the usual case: copy into the columns in place
                 np.copyto(getattr(self, each.name), old)
@@ -163,3 +168,5 @@ class SavedArrays:
 
 #: The declared columns: the fields with a column's metadata.
 _COLUMNS = tuple(each for each in fields(AgentArrays) if "shape" in each.metadata)
+#: The columns of numbers (the others hold objects: sprites, views, trees, keys).
+_NUMBERS = tuple(each for each in _COLUMNS if each.metadata["dtype"] is not object)

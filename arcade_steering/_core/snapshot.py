@@ -113,6 +113,7 @@ def load_world(
     if snapshot.world_id != world_id:
         raise ValueError("snapshot is of another world: restore it into the world it came from")
     restore_shapes(space, geometry.static_shapes, snapshot.shapes)
+    table.drop_collected()
     table.load(snapshot.agents)
     rng.bit_generator.state = snapshot.rng
     tracker.load(snapshot.tracker)
