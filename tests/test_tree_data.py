@@ -15,6 +15,7 @@ from test_properties import COMPONENTS, furnish, make
 import arcade_steering as steer
 from arcade_steering.params import param, target
 from arcade_steering.testing import StubSprite
+from arcade_steering.tree_data import BUILT_IN
 
 UPDATES = 300
 
@@ -49,6 +50,11 @@ def _through_json(tree: steer.SteeringComponent, leader: Any) -> dict[str, Any]:
 
     data = json.loads(json.dumps(steer.to_dict(tree, names=name), allow_nan=False))
     return {"data": data, "named": named}
+
+
+def test_every_public_component_can_be_read_by_name() -> None:
+    assert sorted(BUILT_IN) == COMPONENTS
+    assert all(BUILT_IN[name] is getattr(steer, name) for name in COMPONENTS)
 
 
 @pytest.mark.parametrize("name", COMPONENTS)
