@@ -20,6 +20,7 @@ from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
+from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
@@ -41,12 +42,14 @@ __all__ = [
     "Cohesion",
     "Evade",
     "EvadeSightCone",
+    "Face",
     "Flee",
     "FlowField",
     "FollowFlowField",
     "FollowLeader",
     "FollowPath",
     "FollowWaypoints",
+    "LookWhereYouAreGoing",
     "OffsetPursuit",
     "Path",
     "PriorityBlend",
@@ -54,6 +57,7 @@ __all__ = [
     "Replay",
     "ReplayFrame",
     "ReplayMismatchError",
+    "Scan",
     "Seek",
     "Separation",
     "StayOnPath",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
+from ._core.attach import optional_limit
 from ._core.component import check_component
 from ._core.guard import NotCopyable
 from ._core.motion import read_position
@@ -78,6 +80,45 @@ class SteeringAgent(NotCopyable):
         return float(hx), float(hy)
 
     @property
+    def look(self) -> tuple[float, float]:
+        """Unit direction the agent looks ``(lx, ly)``, which its sprite faces: the heading,
+        unless a component turns it (Face, Scan). Settable; a component turns it from there."""
+        lx, ly = self._live().look[self._slot]
+        return float(lx), float(ly)
+
+    @look.setter
+    def look(self, value: tuple[float, float]) -> None:
+        x, y = check_point("look", value)
+        length = math.hypot(x, y)
+        if length == 0.0:
+            raise ValueError("look must not be (0, 0)")
+        self._live().look[self._slot] = (x / length, y / length)
+
+    @property
+    def angular_velocity(self) -> float:
+        """How fast the look turns, degrees per second counter-clockwise."""
+        return float(self._live().angular_velocity[self._slot])
+
+    @property
+    def max_turn_rate(self) -> float | None:
+        """Turn-rate limit of the look, degrees per second; None for none."""
+        return _limit_or_none(self._live().max_turn_rate[self._slot])
+
+    @max_turn_rate.setter
+    def max_turn_rate(self, value: float | None) -> None:
+        self._live().max_turn_rate[self._slot] = optional_limit("max_turn_rate", value)
+
+    @property
+    def max_angular_acceleration(self) -> float | None:
+        """Limit of the change of turn rate, degrees per s²; None for none."""
+        return _limit_or_none(self._live().max_angular_acceleration[self._slot])
+
+    @max_angular_acceleration.setter
+    def max_angular_acceleration(self, value: float | None) -> None:
+        limit = optional_limit("max_angular_acceleration", value)
+        self._live().max_angular_acceleration[self._slot] = limit
+
+    @property
     def force(self) -> tuple[float, float]:
         """The steering force applied in the last (sub)step, after truncation to max_force."""
         fx, fy = self._live().force[self._slot]
@@ -144,3 +185,7 @@ class SteeringAgent(NotCopyable):
         x, y = self.position
         vx, vy = self.velocity
         return f"SteeringAgent(position=({x:.1f}, {y:.1f}), velocity=({vx:.1f}, {vy:.1f}))"
+
+
+def _limit_or_none(value: float) -> float | None:
+    return None if math.isinf(value) else float(value)

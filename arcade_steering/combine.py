@@ -50,6 +50,7 @@ class WeightedBlend(SteeringComponent):
 
     #: One weight per child, in order.
     weights: tuple[float, ...] = _weights()
+    steers_look = False  # its children decide
 
     def __init__(self, *weighted: tuple[SteeringComponent, float]) -> None:
         if not weighted:
@@ -69,6 +70,17 @@ class WeightedBlend(SteeringComponent):
         for index in range(len(self._children)):
             total += weights[:, index, None] * ctx.child(index)
         return truncate(total, ctx.max_force)
+
+    def turn(self, ctx: SteeringContext) -> np.ndarray | None:
+        """The weighted sum of the turns of the children that turn (None if none does)."""
+        weights = ctx.params(self).weights
+        total = None
+        for index in range(len(self._children)):
+            turn = ctx.child_turn(index)
+            if turn is not None:
+                weighted = weights[:, index] * turn
+                total = weighted if total is None else total + weighted
+        return total
 
     def __repr__(self) -> str:
         pairs = ", ".join(
@@ -94,6 +106,7 @@ class PriorityBlend(SteeringComponent):
     """
 
     threshold: float = param(default=1e-3, ge=0.0, kw_only=True)
+    steers_look = False  # its children decide
 
     def __init__(self, *components: SteeringComponent, threshold: float = 1e-3) -> None:
         if not components:
@@ -112,6 +125,21 @@ class PriorityBlend(SteeringComponent):
             force = ctx.child(index)
             takes = undecided & (lengths(force) > threshold)
             result = where_rows(takes, force, result)  # masked (n, 2) writes are slow
+            undecided &= ~takes
+        return result
+
+    def turn(self, ctx: SteeringContext) -> np.ndarray | None:
+        """The turn of the first child whose turn exceeds ``threshold`` (degrees per s²),
+        agent by agent; None if no child turns."""
+        threshold = ctx.params(self).threshold
+        result = None
+        undecided = np.ones(len(ctx), dtype=bool)
+        for index in range(len(self._children)):
+            turn = ctx.child_turn(index)
+            if turn is None:
+                continue
+            takes = undecided & (np.abs(turn) > threshold)
+            result = np.where(takes, turn, 0.0 if result is None else result)
             undecided &= ~takes
         return result
 

@@ -32,6 +32,7 @@ from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
+from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
@@ -59,14 +60,17 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         Cohesion,
         Evade,
         EvadeSightCone,
+        Face,
         Flee,
         FollowFlowField,
         FollowLeader,
         FollowPath,
         FollowWaypoints,
+        LookWhereYouAreGoing,
         OffsetPursuit,
         PriorityBlend,
         Pursue,
+        Scan,
         Seek,
         Separation,
         StayOnPath,

@@ -51,12 +51,10 @@ class SteeringWorld(NotCopyable):
             Other agents are moved by the world. Without ``space``, the world shares the
             engine's space, so the walls it adds block the engine's bodies.
 
-    Sprite lifecycle: the world holds sprites weakly. A sprite the game drops (garbage
-    collected) is detached at the next ``update``, before anything else (queries such as
-    ``len(world)`` already leave it out). An agent holds its sprite, so a game keeping the
-    :class:`SteeringAgent` keeps the sprite attached. ``remove_from_sprite_lists()`` does not
-    detach: the agent is steered while the game holds the sprite; call :meth:`detach`.
-    Targets are held weakly too. A world belongs to one thread and can't be copied or pickled.
+    The world holds sprites and targets weakly: a sprite the game drops is detached (a
+    :class:`SteeringAgent` the game keeps holds its sprite); ``remove_from_sprite_lists()``
+    does not detach. A world belongs to one thread and can't be copied or pickled. See the
+    page "Guarantees and limits".
 
     Example:
         >>> import arcade_steering as steer
@@ -108,6 +106,8 @@ class SteeringWorld(NotCopyable):
         facing: str | float = "right",
         rotate: bool = True,
         solid: bool = True,
+        max_turn_rate: float | None = None,
+        max_angular_acceleration: float | None = None,
     ) -> SteeringAgent:
         """Give ``sprite`` a steering behaviour.
 
@@ -128,8 +128,11 @@ class SteeringWorld(NotCopyable):
             velocity: Initial velocity, px/s.
             facing: The way the art faces: "right", "up", "left", "down", or degrees
                 counter-clockwise from +x.
-            rotate: Whether to turn the sprite to face where it goes.
+            rotate: Whether to turn the sprite to face where it goes (or looks).
             solid: Whether to keep the agent's circle out of walls and obstacles.
+            max_turn_rate: How fast a component may turn where the agent looks (Face, Scan),
+                degrees per second; None for no limit.
+            max_angular_acceleration: How fast that turn rate may change, degrees per s².
 
         Returns:
             The agent, a view on the sprite's row in the world.
@@ -157,6 +160,8 @@ class SteeringWorld(NotCopyable):
             facing=facing,
             rotate=rotate,
             solid=solid,
+            max_turn_rate=max_turn_rate,
+            max_angular_acceleration=max_angular_acceleration,
         )
         slot = table.add(sprite, behavior)
         options.fill(table.arrays, slot, sprite)
@@ -248,11 +253,8 @@ class SteeringWorld(NotCopyable):
 
         Call it from ``on_update(delta_time)``. A ``delta_time`` <= 0 does nothing; one longer
         than ``max_step`` is split into equal sub-steps. With ``physics=engine``, call
-        ``engine.step()`` after it: the agents the engine holds get new body velocities here
-        and move there.
-
-        An exception from game code (a callable target, a sprite's setter) propagates; no agent
-        has moved, or every other sprite was still written (see docs/guarantees.md).
+        ``engine.step()`` after it (the engine moves the agents it holds). An exception from
+        game code propagates with no agent moved, or every other sprite written.
 
         Raises:
             ValueError: ``delta_time`` is NaN or infinite.
@@ -300,14 +302,13 @@ class SteeringWorld(NotCopyable):
         """Every agent's steering force now, as ``update`` would find it, without moving
         anything.
 
-        For tests: the agents stay where they are, and their components' per-agent state
-        (wander angles, path progress) and the world's random generator are as they were.
+        For tests: agents, per-agent state (wander angles, path progress) and the random
+        generator are left as they were.
 
         Args:
             dt: The step the components are told about, seconds.
-            alone: Evaluate each agent as a batch of its own, not batched with the agents whose
-                trees share its shape. A component is batched correctly when both agree (one
-                that draws random numbers, such as Wander, only in distribution).
+            alone: Evaluate each agent as a batch of its own: a component is batched correctly
+                when both agree (one drawing random numbers, as Wander, in distribution).
             debug: Where the components record their debug shapes, or None.
 
         Returns:

@@ -186,6 +186,9 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     "Cohesion": lambda env, **kw: steer.Cohesion(**{"radius": 50.0, **kw}),
     "Evade": lambda env, **kw: steer.Evade(**{"threat": env.leader, **kw}),
     "EvadeSightCone": lambda env, **kw: steer.EvadeSightCone(**{"leader": env.leader, **kw}),
+    "Face": lambda env, **kw: steer.Face(**{"target": env.leader, **kw}),
+    "LookWhereYouAreGoing": lambda env, **kw: steer.LookWhereYouAreGoing(**kw),
+    "Scan": lambda env, **kw: steer.Scan(**kw),
     "Flee": lambda env, **kw: steer.Flee(**{"target": P, "panic_distance": 80.0, **kw}),
     "FollowFlowField": lambda env, **kw: steer.FollowFlowField(**{"field": env.field, **kw}),
     "FollowLeader": lambda env, **kw: steer.FollowLeader(**{"leader": env.leader, **kw}),
@@ -513,6 +516,17 @@ ATTACH_BAD: dict[str, list[tuple[Any, type]]] = {
         ]
         for name in ("max_speed", "max_force", "mass", "response_time")
     },
+    **{
+        name: [
+            (0, ValueError),
+            (-1.0, ValueError),
+            (NAN, ValueError),
+            (INF, ValueError),
+            ("1", TypeError),
+            (True, TypeError),
+        ]
+        for name in ("max_turn_rate", "max_angular_acceleration")
+    },
     "radius": [(-1.0, ValueError), (NAN, ValueError), (INF, ValueError), ("r", TypeError)],
     "velocity": [
         ((NAN, 0.0), ValueError),
@@ -610,6 +624,8 @@ AGENT_BAD: dict[str, list[tuple[Any, type]]] = {
     **{name: ATTACH_BAD[name] for name in ("max_speed", "max_force", "mass", "response_time")},
     "radius": [*ATTACH_BAD["radius"], (None, TypeError)],
     "velocity": ATTACH_BAD["velocity"],
+    **{name: ATTACH_BAD[name] for name in ("max_turn_rate", "max_angular_acceleration")},
+    "look": [*ATTACH_BAD["velocity"], ((0.0, 0.0), ValueError)],
     "behavior": [("seek", TypeError), (None, TypeError), (steer.Seek, TypeError), (3, TypeError)],
 }
 
@@ -623,7 +639,7 @@ def agent_rows() -> list[Row]:
     # Read-only views refuse assignment, naming the property.
     rows += [
         assign(f"agent.{key}=(read-only)", lambda env: env.agent, key, (1.0, 1.0), AttributeError)
-        for key in ("position", "heading", "force", "speed", "sprite")
+        for key in ("position", "heading", "force", "speed", "sprite", "angular_velocity")
     ]
     return rows
 

@@ -63,6 +63,9 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "FollowFlowField": lambda: steer.FollowFlowField(
             steer.FlowField(np.ones((3, 4, 2)), origin=(-50, -50), cell_size=32.0)
         ),
+        "Face": lambda: steer.Face(target, tolerance=pick(0.5, 0.0)),
+        "LookWhereYouAreGoing": lambda: steer.LookWhereYouAreGoing(),
+        "Scan": lambda: steer.Scan(pick(45.0, 0.0, 180.0), period=pick(4.0, 1e-9)),
         "FollowLeader": lambda: steer.FollowLeader(leader, distance=pick(40.0, 0.0)),
         "FollowPath": lambda: steer.FollowPath(path, always=pick(False, True)),
         "FollowWaypoints": lambda: steer.FollowWaypoints(

@@ -21,8 +21,8 @@ UPDATES = 300
 
 
 def _run(tree_for, seed: int = 3) -> np.ndarray:
-    """Positions after :data:`UPDATES` updates of six agents steered by ``tree_for(leader)``,
-    beside walls and an obstacle, with a leader circling."""
+    """Positions and angles after :data:`UPDATES` updates of six agents steered by
+    ``tree_for(leader)``, beside walls and an obstacle, with a leader circling."""
     world = steer.SteeringWorld(seed=seed)
     furnish(world)
     leader = StubSprite(5.0, 5.0)
@@ -33,7 +33,7 @@ def _run(tree_for, seed: int = 3) -> np.ndarray:
         world.attach(sprite, tree, max_speed=120, velocity=(10.0 * index, 5.0), radius=6)
     for _ in range(UPDATES):
         world.update(1 / 60)
-    return np.array([s.position for s in [leader, *sprites]])
+    return np.array([(*s.position, s.angle) for s in [leader, *sprites]])
 
 
 def _through_json(tree: steer.SteeringComponent, leader: Any) -> dict[str, Any]:

@@ -44,6 +44,17 @@ class AgentArrays:
     force: np.ndarray = column((2,))
     #: Unit directions of travel ``(capacity, 2)``, kept while an agent stands still.
     heading: np.ndarray = column((2,))
+    #: Unit directions each agent looks ``(capacity, 2)``: its heading, unless a component
+    #: of its tree turns where it looks (Face, Scan).
+    look: np.ndarray = column((2,))
+    #: Turn rates of the look directions, degrees per second counter-clockwise.
+    angular_velocity: np.ndarray = column()
+    #: Turn-rate limits, degrees per second (inf: none).
+    max_turn_rate: np.ndarray = column(fill=np.inf)
+    #: Limits of the change of turn rate, degrees per second² (inf: none).
+    max_angular_acceleration: np.ndarray = column(fill=np.inf)
+    #: The angular acceleration steering asked for in the last (sub)step, degrees per s².
+    angular: np.ndarray = column()
     #: Speed limits, px/s.
     max_speed: np.ndarray = column(fill=1.0)
     #: Force limits, px/s² times mass.

@@ -20,7 +20,7 @@ from .arrays import AgentArrays
 from .integrate import HEADING_MIN_SPEED
 from .motion import read_position
 
-__all__ = ["AttachOptions"]
+__all__ = ["AttachOptions", "optional_limit"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class AttachOptions:
     solid: bool
     position: tuple[float, float]
     angle: float
+    max_turn_rate: float
+    max_angular_acceleration: float
 
     @classmethod
     def check(
@@ -53,6 +55,8 @@ class AttachOptions:
         facing: Any,
         rotate: Any,
         solid: Any,
+        max_turn_rate: Any = None,
+        max_angular_acceleration: Any = None,
     ) -> AttachOptions:
         """Check every option (and the sprite's position and angle) before anything changes.
 
@@ -80,6 +84,10 @@ class AttachOptions:
             solid=check_bool("solid", solid),
             position=check_point("sprite.position", read_position(sprite)),
             angle=check_real("sprite.angle", getattr(sprite, "angle", 0.0)),
+            max_turn_rate=optional_limit("max_turn_rate", max_turn_rate),
+            max_angular_acceleration=optional_limit(
+                "max_angular_acceleration", max_angular_acceleration
+            ),
         )
 
     def fill(self, arrays: AgentArrays, slot: int, sprite: Any) -> None:
@@ -101,7 +109,15 @@ class AttachOptions:
         speed = math.hypot(*self.velocity)
         if speed > HEADING_MIN_SPEED:
             arrays.heading[slot] = (self.velocity[0] / speed, self.velocity[1] / speed)
+        arrays.look[slot] = arrays.heading[slot]
+        arrays.max_turn_rate[slot] = self.max_turn_rate
+        arrays.max_angular_acceleration[slot] = self.max_angular_acceleration
         arrays.fast_position[slot], arrays.fast_angle[slot] = fast_setters(sprite)
+
+
+def optional_limit(name: str, value: Any) -> float:
+    """A limit > 0 (capped like the others), or None for none (``inf``)."""
+    return math.inf if value is None else check_limit(name, value)
 
 
 def _check_facing(facing: Any) -> float:

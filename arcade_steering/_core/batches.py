@@ -71,6 +71,8 @@ class Batch:
         self.slots = slots
         counter = iter(range(1 << 30))
         self.root = _build_node(list(trees), counter, reshaped)
+        #: Whether a component of the tree turns where the agents look.
+        self.turns = any(node.steers_look for node in self.root.component.iter_tree())
 
     def __len__(self) -> int:
         return len(self.slots)

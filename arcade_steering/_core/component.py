@@ -83,6 +83,9 @@ class SteeringComponent:
 
     #: The declared parameters, by name, in declaration order (bases' first).
     params: ClassVar[dict[str, Param]] = {}
+    #: Whether the component turns where agents look: true for a class defining
+    #: :meth:`turn` (and its subclasses); combiners set it False, their children decide.
+    steers_look: ClassVar[bool] = False
 
     _children: tuple[SteeringComponent, ...] = ()
 
@@ -90,6 +93,8 @@ class SteeringComponent:
         super().__init_subclass__(**kwargs)
         own = dict(vars(cls))
         cls.params = declare(cls, own)
+        if "steers_look" not in own:
+            cls.steers_look = cls.steers_look or "turn" in own
         declares = any(isinstance(value, Param) for value in vars(cls).values())
         if declares and "__init__" not in own:
             cls.__init__ = make_init(cls, cls.params)  # type: ignore[method-assign]
@@ -109,6 +114,23 @@ class SteeringComponent:
             Forces ``(len(ctx), 2)``, px/s² times mass.
         """
         raise NotImplementedError(f"{type(self).__name__} must implement steer(ctx)")
+
+    def turn(self, ctx: SteeringContext) -> np.ndarray | None:
+        """Angular accelerations of where the batch's agents look, or None for no opinion.
+
+        Override it to steer the look direction apart from the heading (as Face and Scan
+        do); the world limits it by each agent's ``max_angular_acceleration`` and the turn
+        rate by ``max_turn_rate``. While no component of its tree turns, an agent looks
+        where it goes.
+
+        Args:
+            ctx: The agents of the batch; ``ctx.look`` and ``ctx.angular_velocity`` are where
+                they look and how fast that turns.
+
+        Returns:
+            ``(len(ctx),)`` degrees per second², counter-clockwise; or None.
+        """
+        return None
 
     def shape_key(self) -> Hashable:
         """What decides which agents share a batch: class, structure and children."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..debug import DebugRecorder
     from ..geometry import StaticGeometry
 
-__all__ = ["ParamArrays", "SteeringContext", "Targets", "evaluate"]
+__all__ = ["ParamArrays", "SteeringContext", "Targets", "evaluate", "evaluate_turn"]
 
 
 class SteeringContext:
@@ -40,6 +40,12 @@ class SteeringContext:
         response_time: Seconds in which each agent wants to correct its velocity ``(n,)``;
             never less than ``dt``.
         heading: Unit directions of travel ``(n, 2)``; kept while an agent stands still.
+        look: Unit directions the agents look ``(n, 2)``: the heading, unless a component
+            turns it (:meth:`~arcade_steering.SteeringComponent.turn`).
+        angular_velocity: How fast the look directions turn ``(n,)``, degrees per second,
+            counter-clockwise.
+        max_turn_rate: Turn-rate limits ``(n,)``, degrees per second (``inf``: none).
+        max_angular_acceleration: Limits of its change ``(n,)``, degrees per s² (``inf``).
         dt: The (sub)step in seconds.
         slots: The agents' rows in the world's arrays ``(n,)``.
     """
@@ -90,9 +96,27 @@ class SteeringContext:
         """The component instance each agent of the batch has at this place in its tree."""
         return self._node.instances
 
+    # Read from the world only by the components that ask (most never do).
+    look = property(lambda self: self._frame.look, doc="Where the agents look ``(n, 2)``.")
+    angular_velocity = property(
+        lambda self: self._frame.angular_velocity, doc="Turn rates ``(n,)``, degrees per s."
+    )
+    max_turn_rate = property(
+        lambda self: self._frame.max_turn_rate, doc="Turn-rate limits ``(n,)``, degrees per s."
+    )
+    max_angular_acceleration = property(
+        lambda self: self._frame.max_angular_acceleration,
+        doc="Limits of the change of turn rate ``(n,)``, degrees per s².",
+    )
+
     def child(self, index: int) -> np.ndarray:
         """Forces ``(n, 2)`` of child ``index`` of this component, for the same agents."""
         return evaluate(self._frame, self._node.children[index])
+
+    def child_turn(self, index: int) -> np.ndarray | None:
+        """Angular accelerations ``(n,)`` of child ``index`` (see
+        :meth:`~arcade_steering.SteeringComponent.turn`), or None if it has no opinion."""
+        return evaluate_turn(self._frame, self._node.children[index])
 
     # -- parameters -------------------------------------------------------------------------
 
@@ -292,9 +316,9 @@ class SteeringContext:
         """Radii ``(k,)`` px of the agents in world ``slots``."""
         return self._step.arrays.radius[slots]
 
-    def world_heading(self, slots: np.ndarray) -> np.ndarray:
-        """Unit headings ``(k, 2)`` of the agents in world ``slots``."""
-        return self._step.arrays.heading.take(slots, axis=0)
+    def world_heading(self, slots: np.ndarray, look: bool = False) -> np.ndarray:
+        """Unit headings (or, with ``look``, look directions) ``(k, 2)`` of world ``slots``."""
+        return (self._step.arrays.look if look else self._step.arrays.heading).take(slots, 0)
 
     # -- per-agent state --------------------------------------------------------------------
 
@@ -358,3 +382,19 @@ def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
     if not np.isfinite(force).all():
         force = np.where(np.isfinite(force), force, 0.0)
     return force
+
+
+def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
+    """Angular accelerations ``(n,)`` of ``node``'s component for the batch (finite), or
+    None when it has no opinion."""
+    component = node.component
+    turn = component.turn(SteeringContext(frame, node))
+    if turn is None:
+        return None
+    turn = np.asarray(turn, dtype=float)
+    n = len(frame.slots)
+    if turn.shape != (n,):
+        raise ValueError(
+            f"{type(component).__name__}.turn returned shape {turn.shape}, expected ({n},)"
+        )
+    return np.where(np.isfinite(turn), turn, 0.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -76,6 +77,24 @@ class BatchFrame:
         self.heading = _frozen(arrays.heading.take(slots, axis=0))
         #: Neighbour answers already given to this batch's components, by question.
         self.answers: dict[Any, Any] = {}
+
+    # Where the agents look, read only by the components that turn it.
+
+    @cached_property
+    def look(self) -> np.ndarray:
+        return _frozen(self.step.arrays.look.take(self.slots, axis=0))
+
+    @cached_property
+    def angular_velocity(self) -> np.ndarray:
+        return _frozen(self.step.arrays.angular_velocity[self.slots])
+
+    @cached_property
+    def max_turn_rate(self) -> np.ndarray:
+        return _frozen(self.step.arrays.max_turn_rate[self.slots])
+
+    @cached_property
+    def max_angular_acceleration(self) -> np.ndarray:
+        return _frozen(self.step.arrays.max_angular_acceleration[self.slots])
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

@@ -8,9 +8,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._util.vec import divide_rows, lengths, put_rows, scale_rows, truncate
+from .._util.vec import (
+    as_complex,
+    as_points,
+    divide_rows,
+    lengths,
+    put_rows,
+    scale_rows,
+    truncate,
+)
 from .batches import Batch
-from .context import evaluate
+from .context import evaluate, evaluate_turn
 from .frame import BatchFrame, StepFrame
 from .solid import keep_out
 
@@ -18,10 +26,18 @@ if TYPE_CHECKING:
     from ..geometry import StaticGeometry
     from .arrays import AgentArrays
 
-__all__ = ["HEADING_MIN_SPEED", "forces_now", "integrate", "run_steps", "step", "undoing"]
+__all__ = [
+    "HEADING_MIN_SPEED",
+    "forces_now",
+    "integrate",
+    "run_steps",
+    "step",
+    "turn_looks",
+    "undoing",
+]
 
 #: The columns a step writes: put back when a step fails.
-_STEPPED = ("force", "position", "velocity", "heading")
+_STEPPED = ("force", "position", "velocity", "heading", "look", "angular_velocity", "angular")
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
@@ -53,9 +69,22 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
         driven: Which agents (rows) a physics engine moves and collides, or None.
     """
     arrays = frame.arrays
+    looking = []
     for batch in batches:
-        put_rows(arrays.force, batch.slots, evaluate(BatchFrame(frame, batch.slots), batch.root))
+        batch_frame = BatchFrame(frame, batch.slots)
+        put_rows(arrays.force, batch.slots, evaluate(batch_frame, batch.root))
+        if batch.turns:
+            turn = evaluate_turn(batch_frame, batch.root)
+            arrays.angular[batch.slots] = 0.0 if turn is None else turn
+            looking.append(batch.slots)
+    if not looking:
+        integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+        return
+    slots = np.concatenate(looking)
+    steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
     integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+    put_rows(arrays.look, slots, steered)
+    turn_looks(arrays, slots, frame.dt)
 
 
 def forces_now(frame: StepFrame, alone: bool) -> np.ndarray:
@@ -125,7 +154,27 @@ def integrate(
     put_rows(arrays.velocity, rows, velocity)
     speed = lengths(velocity)
     turning = speed > HEADING_MIN_SPEED
-    put_rows(arrays.heading, rows[turning], divide_rows(velocity[turning], speed[turning]))
+    heading, moving = divide_rows(velocity[turning], speed[turning]), rows[turning]
+    put_rows(arrays.heading, moving, heading)
+    put_rows(arrays.look, moving, heading)  # turn_looks then turns the steered ones
+
+
+def turn_looks(arrays: AgentArrays, slots: np.ndarray, dt: float) -> None:
+    """Turn the look directions of ``slots`` by the angular accelerations steering asked
+    for, within each agent's ``max_angular_acceleration`` and ``max_turn_rate``.
+
+    Args:
+        arrays: The agents' columns; ``angular`` holds this step's accelerations.
+        slots: The agents whose trees turn where they look ``(k,)``.
+        dt: The step, seconds.
+    """
+    limit = arrays.max_angular_acceleration[slots]
+    rate = arrays.max_turn_rate[slots]
+    alpha = np.clip(arrays.angular[slots], -limit, limit)
+    omega = np.clip(arrays.angular_velocity[slots] + alpha * dt, -rate, rate)
+    arrays.angular_velocity[slots] = omega
+    turned = as_complex(arrays.look.take(slots, axis=0)) * np.exp(1j * np.radians(omega * dt))
+    put_rows(arrays.look, slots, as_points(turned / np.abs(turned)))
 
 
 @contextmanager

@@ -85,7 +85,7 @@ class SpriteSync:
             position[driven] = pulled[driven]
         moved = (position != pulled).any(axis=1)
         rotating = arrays.rotate[rows]
-        angle = arcade_angle(arrays.heading.take(rows, axis=0), arrays.facing[rows])
+        angle = arcade_angle(arrays.look.take(rows, axis=0), arrays.facing[rows])
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned

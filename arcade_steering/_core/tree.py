@@ -7,7 +7,7 @@ context its ``steer`` receives without an import circle.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any, ClassVar, Protocol
 
 __all__ = ["Listener", "Node"]
@@ -24,6 +24,8 @@ class Node(Protocol):
 
     #: The declared parameters, by name.
     params: ClassVar[dict[str, Any]]
+    #: Whether the component turns where agents look (:meth:`turn`).
+    steers_look: ClassVar[bool]
 
     @property
     def children(self) -> tuple[Node, ...]: ...
@@ -33,3 +35,7 @@ class Node(Protocol):
     def watch(self, listener: Listener) -> None: ...
 
     def steer(self, ctx: Any) -> Any: ...
+
+    def turn(self, ctx: Any) -> Any: ...
+
+    def iter_tree(self) -> Iterable[Node]: ...
