@@ -340,7 +340,7 @@ class GameView(arcade.View):
     def _draw_sight_cone(self) -> None:
         leader = self.scene.world.agent_of(self.scene.leader)
         x, y = leader.position
-        heading = math.atan2(leader.heading[1], leader.heading[0])
+        heading = math.atan2(leader.look[1], leader.look[0])
         half = math.radians(SIGHT_HALF_ANGLE)
         arc = np.linspace(heading - half, heading + half, 16)
         points = [(x, y)] + [

@@ -31,6 +31,11 @@ FOLLOWER_SPEED = 120.0
 SCOUT_SPEED = 150.0
 SIGHT_LENGTH = 150.0
 SIGHT_HALF_ANGLE = 32.0
+#: The patrolling leader's gaze sweeps this far each side of its way (degrees), there and
+#: back in so many seconds, turning at most so fast (degrees per second).
+SCAN_HALF_ANGLE = 40.0
+SCAN_PERIOD = 5.0
+LEADER_TURN_RATE = 120.0
 FOLLOW_DISTANCE = 55.0
 SEPARATION_RADIUS = 34.0
 OBSTACLE_RADIUS = 24.0
@@ -49,7 +54,8 @@ JOIN_DIRECTIONS = 12
 
 
 def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
-    """The leader's everyday behaviour: walk ``route``, round walls and obstacles.
+    """The leader's everyday behaviour: walk ``route``, round walls and obstacles, its gaze
+    sweeping left and right as it goes.
 
     Args:
         route: The patrol route.
@@ -57,7 +63,8 @@ def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
     Returns:
         A new behaviour tree for the leader.
     """
-    return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
+    walk = steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.FollowPath(route))
+    return steer.WeightedBlend((walk, 1.0), (steer.Scan(SCAN_HALF_ANGLE, SCAN_PERIOD), 1.0))
 
 
 def squad_behavior(leader: arcade.Sprite, convoy: arcade.SpriteList) -> steer.SteeringComponent:
@@ -130,6 +137,7 @@ class Scene:
             max_force=300.0,
             radius=LEADER_RADIUS,
             facing="down",
+            max_turn_rate=LEADER_TURN_RATE,
         )
         self.squad_behavior = squad_behavior(self.leader, self.convoy)
         spawn = np.array(self.level.spawns["squad"][0])
@@ -228,7 +236,7 @@ class Scene:
         count = len(points)
         inside, _ = in_sight(
             np.asarray(points, dtype=float) - leader.position,
-            np.repeat([leader.heading], count, axis=0),
+            np.repeat([leader.look], count, axis=0),
             np.full(count, SIGHT_LENGTH),
             np.full(count, math.radians(SIGHT_HALF_ANGLE)),
         )

@@ -71,6 +71,21 @@ def escape_directions(
     return normalize(sideways + AWAY_WEIGHT * normalize(gap, sideways), sideways)
 
 
+def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> np.ndarray:
+    """Where each agent's leader looks ``(n, 2)``: ``heading``, except for leaders attached
+    to the world whose look a component turns (a guard scanning as it walks)."""
+    slots = leader.slots.take(leader.which)
+    rows = np.flatnonzero(slots >= 0)
+    if not len(rows):
+        return heading
+    look = ctx.world_heading(slots[rows], look=True)
+    turned = (look != ctx.world_heading(slots[rows])).any(axis=1)
+    if turned.any():
+        heading = heading.copy()
+        heading[rows[turned]] = look[turned]
+    return heading
+
+
 # -- component -------------------------------------------------------------------------------
 
 
@@ -87,7 +102,9 @@ class EvadeSightCone(SteeringComponent):
 
     Put it first in a :class:`~arcade_steering.PriorityBlend`, before the always-on
     :class:`~arcade_steering.FollowLeader`. The view follows the leader's heading, kept while
-    it stands still; a leader moved by the game that has not moved yet sees nothing.
+    it stands still, or where it looks when a component turns that
+    (:class:`~arcade_steering.Scan`); a leader moved by the game that has not moved yet sees
+    nothing.
 
     Args:
         leader: A sprite (attached, or moved by the game) or a zero-argument callable.
@@ -109,7 +126,7 @@ class EvadeSightCone(SteeringComponent):
         params = ctx.params(self)
         leader_target = params.leader
         leader = leader_target.position
-        heading, _ = leader_headings(ctx, leader_target)
+        heading = leader_looks(ctx, leader_target, leader_headings(ctx, leader_target)[0])
         length = params.length
         half_angle = np.radians(params.half_angle)
         offset = ctx.position - leader
