@@ -50,6 +50,8 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "follow_leader": ("leader", "follow_leader", 6.0),
     "evade_sight_cone": ("leader", "evade_sight_cone", 1.7),
     "offset_pursuit": ("leader", "formation", 5.0),
+    "face": ("looking", "face", 6.0),
+    "scan": ("looking", "scan", 6.0),
     "flow_field": ("flow_field", "towards", 6.0),
     "flow_field_function": ("flow_field", "function", 6.0),
     "tiled_astar": ("tiled_astar", "astar", 3.5),
