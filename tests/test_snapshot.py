@@ -44,12 +44,15 @@ def _world() -> tuple[steer.SteeringWorld, list[StubSprite], dict]:
         ),
         lambda i: steer.FollowWaypoints([(-50, -50), (50, -50), (50, 30)], mode="pingpong"),
         lambda i: steer.PriorityBlend(steer.Evade(leader, 90), steer.FollowFlowField(field)),
+        lambda i: steer.WeightedBlend(
+            (steer.Arrive((-7 * i, 30)), 1.0), (steer.Scan(40, 2.0), 1.0), (steer.Face(mouse), 0.5)
+        ),
     ]
     for i in range(18):
         sprite = StubSprite(-120 + 14 * i, -60 + (i % 5) * 20)
         squad.append(sprite)
         sprites.append(sprite)
-        world.attach(sprite, builders[i % len(builders)](i), max_speed=80 + i)
+        world.attach(sprite, builders[i % len(builders)](i), max_speed=80 + i, max_turn_rate=200)
     return world, sprites, {"mouse": mouse, "obstacle": obstacle, "squad": squad}
 
 
