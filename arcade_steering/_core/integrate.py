@@ -37,7 +37,8 @@ __all__ = [
 ]
 
 #: The columns a step writes: put back when a step fails.
-_STEPPED = ("force", "position", "velocity", "heading", "look", "angular_velocity", "angular")
+#: (``angular`` is not among them: each step writes it before reading it.)
+_STEPPED = ("force", "position", "velocity", "heading", "look", "angular_velocity")
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
