@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._util.vec import lengths, normalize, put_rows, scale_rows, where_rows
+from .._util.vec import lengths, normalize, put_rows, scale_rows, truncate, where_rows
 from ..path.pack import PathPack
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
@@ -89,6 +89,7 @@ def follow_path(
     always: bool,
     at_end: str,
     all_targets: bool = False,
+    path_velocity: np.ndarray | None = None,
 ) -> FollowStep:
     """Reynolds' predictive path following for ``n`` agents, agent ``i`` on path ``which[i]``.
 
@@ -116,6 +117,10 @@ def follow_path(
         at_end: ``"stop"``, ``"loop"`` or ``"reverse"``: what an open path's end does.
         all_targets: Compute every agent's target (for drawing); otherwise only the agents
             that steer get theirs, the others' ``target`` is their normal point.
+        path_velocity: How fast the path moves where each agent is on it ``(n, 2)`` px/s, or
+            None for paths that stand still. On a moving path the agent predicts its motion
+            relative to the path, and a seek adds the path's velocity: it keeps up with the
+            path instead of noticing late that the path went away.
 
     Returns:
         A :class:`FollowStep`.
@@ -125,7 +130,9 @@ def follow_path(
     closed = pack.per_row(pack.closed, which)
     progress, sense, homing = state
     speed = lengths(velocity)
-    predicted = position + scale_rows(velocity, params.prediction)
+    # Motion relative to the path (the velocity itself on a path that stands still).
+    relative = velocity if path_velocity is None else velocity - path_velocity
+    predicted = position + scale_rows(relative, params.prediction)
     ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
 
     fresh = np.isnan(progress)
@@ -178,7 +185,7 @@ def follow_path(
         else:
             going_home = None
 
-    along = velocity[:, 0] * tangent[:, 0] + velocity[:, 1] * tangent[:, 1]
+    along = relative[:, 0] * tangent[:, 0] + relative[:, 1] * tangent[:, 1]
     if not all_forward:
         along *= sense
     slow = speed < SLOW_FRACTION * max_speed
@@ -229,6 +236,8 @@ def follow_path(
     desired = scale_rows(velocity, max_speed / np.where(slow, 1.0, speed))
     position_c, target_c, max_speed_c = rows(position), rows(target), rows(max_speed)
     wanted = seek_velocity(position_c, target_c, max_speed_c)
+    if path_velocity is not None:  # seek the target as it moves with the path
+        wanted = truncate(wanted + rows(path_velocity), max_speed_c)
     steering_c = rows(steering)
     if stop:  # arrive at the end, braking for the distance left along the path
         m = rows(open_path).nonzero()[0]

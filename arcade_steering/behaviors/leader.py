@@ -9,6 +9,11 @@ Followers hold a *station* that moves with the leader: the wanted velocity is th
 velocity plus an arrive towards the station. Matching the leader's velocity keeps a follower
 on its station while the leader moves, where a plain arrive would trail behind it; when the
 leader stops, only the arrive is left and the follower stops on its station.
+
+A FollowLeader follower keeps out of the circle of radius ``distance`` round its leader: it is
+pushed out of it (a squad that crowds round the point behind does not press its front row
+into the leader), and when the straight way to the point behind crosses it (the leader turned
+round and walks at its squad) the follower goes round the circle on its own side instead.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ from .._core.context import SteeringContext, Targets
 from .._core.params import param, point, target
 from .._core.targets import TargetLike
 from .._util.vec import (
+    as_complex,
+    as_points,
     divide_rows,
     lengths,
     normalize,
     perpendicular,
+    put_rows,
     scale_rows,
     spread_directions,
     truncate,
@@ -34,6 +42,14 @@ from .seek import arrive_velocity, velocity_force
 
 #: Below this speed (px/s) a leader keeps its last heading (as the world does for agents).
 LEADER_MIN_SPEED = 1.0
+
+#: The least angle (radians) a waypoint round the leader lies ahead of the follower on the
+#: circle it keeps out of: a follower on that circle keeps going round it.
+MIN_TURN = 0.5
+
+#: How hard a follower is pushed out of the circle round its leader: this many times its
+#: ``max_speed`` (as a wanted velocity) at the leader's centre, falling to 0 on the circle.
+KEEP_OUT = 2.0
 
 # -- kernels ---------------------------------------------------------------------------------
 
@@ -73,6 +89,68 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
     """
     along = np.einsum("ij,ij->i", offset, heading)
     return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)
+
+
+def way_round(
+    offset: np.ndarray, heading: np.ndarray, distance: np.ndarray, side_fallback: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where a follower heads to reach the point behind its leader without running into it.
+
+    The point ``distance`` behind lies on the circle of radius ``distance`` round the leader.
+    The straight way to it is taken unless it goes into that circle (a follower in front of a
+    leader that turned round); then the way goes round the circle on the follower's side: to
+    the point where the follower's tangent touches it (at least :data:`MIN_TURN` further
+    round), so the follower steps aside while the leader passes it (Reynolds).
+
+    Args:
+        offset: Follower minus leader ``(n, 2)``, px.
+        heading: The leader's unit heading ``(n, 2)`` (zero: straight to the point behind).
+        distance: The follow distance ``(n,)``, px.
+        side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
+
+    Returns:
+        The waypoint minus the leader ``(n, 2)`` px (the point behind where the way is
+        straight), and whether the way goes round ``(n,)``.
+    """
+    turn = as_complex(heading)
+    local = as_complex(offset) * turn.conj()  # real: ahead of the leader, imag: to its left
+    to_behind = -distance - local
+    # The point of the straight way nearest the leader, as a fraction of the way.
+    nearest = -(local * to_behind.conj()).real / np.maximum(np.abs(to_behind) ** 2, 1e-12)
+    nearest = np.clip(nearest, 0.0, 1.0)
+    # It goes in when that point is inside the circle and not where the follower stands.
+    inward = (nearest > 0.0) & (np.abs(local + nearest * to_behind) < distance) & (turn != 0.0)
+    side = np.where(local.imag != 0.0, np.sign(local.imag), side_fallback)
+    far = np.maximum(np.abs(local), distance)
+    round_by = np.maximum(np.arccos(distance / np.maximum(far, 1e-12)), MIN_TURN)
+    waypoint = np.where(
+        inward, distance * np.exp(1j * (np.angle(local) + side * round_by)), -distance
+    )
+    return as_points(waypoint * turn), inward
+
+
+def keep_out(
+    offset: np.ndarray, distance: np.ndarray, max_speed: np.ndarray, ids: np.ndarray
+) -> np.ndarray:
+    """The velocity ``(n, 2)`` px/s that pushes followers out of the circle round the leader.
+
+    Straight away from the leader, :data:`KEEP_OUT` times ``max_speed`` at its centre falling
+    linearly to zero at ``distance``; zero outside.
+
+    Args:
+        offset: Follower minus leader ``(n, 2)``, px.
+        distance: The circle's radius ``(n,)``, px.
+        max_speed: ``(n,)`` px/s.
+        ids: Integers ``(n,)`` giving a follower on the leader's centre its own way out.
+    """
+    gap = lengths(offset)
+    push = np.zeros_like(offset)
+    near = np.flatnonzero(gap < distance)
+    if len(near):
+        out = normalize(offset[near], spread_directions(ids[near]))
+        weight = KEEP_OUT * (1.0 - gap[near] / distance[near]) * max_speed[near]
+        put_rows(push, near, scale_rows(out, weight))
+    return push
 
 
 def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -135,12 +213,16 @@ class FollowLeader(SteeringComponent):
             WeightedBlend((FollowLeader(leader), 1.0), (Separation(30, among=squad), 1.5)),
         )
 
+    The follower keeps ``distance`` from the leader all round: inside that circle it is
+    pushed out, and when the leader turns round and walks at it, it steps aside and goes
+    round the circle, keeping pace, to the point behind instead of cutting through the leader.
+
     Until the leader's heading is known (a leader moved by the game that has not moved yet),
     the point behind it is taken on the follower's side of it.
 
     Args:
         leader: A sprite (attached, or moved by the game) or a zero-argument callable.
-        distance: How far behind the leader (px, >= 0).
+        distance: How far behind the leader, and how far from it all round (px, >= 0).
         slowing_radius: Distance (px) from the point behind at which braking starts.
         tolerance: Distance (px) counted as arrived.
 
@@ -165,19 +247,34 @@ class FollowLeader(SteeringComponent):
             toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
             heading = where_rows(known, heading, toward)
         distance = params.distance
-        behind = leader - scale_rows(heading, distance)
+        offset = ctx.position - leader
+        waypoint, going_round = way_round(
+            offset, heading, distance, np.where(ctx.slots % 2 == 0, 1.0, -1.0)
+        )
+        station = leader + waypoint
+        pace = keep_pace(offset, heading, distance)
+        if going_round.any():
+            # Keeping pace, towards the waypoint, braking for the whole way to the point
+            # behind: the follower goes round the leader as the leader sees it.
+            rows = np.flatnonzero(going_round)
+            step = station[rows] - ctx.position[rows]
+            rest = waypoint[rows] + scale_rows(heading[rows], distance[rows])
+            remaining = lengths(step) + lengths(rest)
+            station[rows] = ctx.position[rows] + scale_rows(normalize(step), remaining)
+            pace[rows] = 1.0
         if ctx.debug is not None:
-            ctx.debug.points(behind, TARGET_COLOR)
+            ctx.debug.points(leader + waypoint, TARGET_COLOR)
         desired = station_velocity(
             ctx.position,
-            behind,
-            scale_rows(leader_target.velocity, keep_pace(ctx.position - leader, heading, distance)),
+            station,
+            scale_rows(leader_target.velocity, pace),
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
             params.slowing_radius,
             params.tolerance,
         )
+        desired += keep_out(offset, distance, ctx.max_speed, ctx.slots)
         return leader_target.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 

@@ -16,7 +16,7 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.gather import Groups
 from .._core.params import choice, flag, group, param
-from .._util.vec import perpendicular, scale_rows
+from .._util.vec import perpendicular, put_rows, scale_rows, truncate
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
 from ..path.pack import PathPack, pack_of
@@ -62,7 +62,10 @@ class FollowPath(SteeringComponent):
     :class:`~arcade_steering.PriorityBlend`.
 
     ``path.points`` may be reassigned every frame (a moving path): progress is a distance along
-    the path, so followers keep tracking it. Agents with their own FollowPath instances, even on
+    the path, so followers keep tracking it, and they allow for its motion (how far the point
+    at their progress moved since the last update): the prediction is of their motion relative
+    to the path and a seek adds the path's velocity. A path that does not move is followed
+    exactly as if it never could. Agents with their own FollowPath instances, even on
     different paths, share one batch and are computed together.
 
     Predicting and looking ahead cut a right-angled corner by up to about
@@ -112,6 +115,7 @@ class FollowPath(SteeringComponent):
             sense = ctx.state("sense")
             sense = np.where(fresh | np.isnan(sense), direction, sense)
         homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
+        path_velocity = moving_path_velocity(ctx, params.path, pack, which, progress)
         settings = FollowParams(*(getattr(params, name) for name in FollowParams._fields))
         step = follow_path(
             pack,
@@ -127,9 +131,11 @@ class FollowPath(SteeringComponent):
             always=self.always,
             at_end=self.at_end,
             all_targets=ctx.debug is not None,
+            path_velocity=path_velocity,
         )
         new = step.state
         ctx.set_state("progress", new.progress)
+        ctx.set_state("normal", step.normal)
         if fresh.any():  # the others' paths are stored already
             ctx.set_state("path", np.full(len(ctx), key))
         if self.at_end == "reverse":
@@ -191,6 +197,38 @@ def path_pack(ctx: SteeringContext, groups: Groups) -> tuple[PathPack, np.ndarra
             which[rows] = index
         packed.update(versions=versions, pack=pack_of([path for path, _ in groups]), which=which)
     return packed["pack"], packed["which"]
+
+
+def moving_path_velocity(
+    ctx: SteeringContext, groups: Groups, pack: PathPack, which: np.ndarray, progress: np.ndarray
+) -> np.ndarray | None:
+    """How fast each agent's path moved where the agent is on it ``(n, 2)`` px/s, over the last
+    step; None when no agent's path changed, so a path that stands still is followed exactly
+    as before.
+
+    The point at the agent's progress now, minus its normal point of the last step (kept in
+    the per-agent state ``normal``), over the step, at most the agent's ``max_speed``; zero
+    for an agent new to its path.
+
+    Args:
+        ctx: The batch.
+        groups: The path parameter's groups.
+        pack: The batch's paths, as :func:`path_pack` gives them.
+        which: Each agent's index into ``pack``.
+        progress: The agents' progress state (NaN for agents new to their path).
+    """
+    versions = np.array([path.version for path, _ in groups], dtype=float).take(which)
+    last = ctx.state("path_version")
+    ctx.set_state("path_version", versions)
+    moved = np.flatnonzero((last != versions) & ~np.isnan(last) & ~np.isnan(progress))
+    if not len(moved) or ctx.dt <= 0.0:
+        return None
+    before = ctx.state("normal", shape=(2,)).take(moved, axis=0)
+    now = pack.point_at(which.take(moved), progress.take(moved)).point
+    velocity = np.zeros((len(ctx), 2))
+    # A path that jumped (reshaped, moved far) counts as moving no faster than the agent.
+    put_rows(velocity, moved, truncate((now - before) / ctx.dt, ctx.max_speed.take(moved)))
+    return velocity
 
 
 def record_follow(

@@ -3,7 +3,8 @@
 The leader's view is the circular sector of radius ``length`` and half-angle ``half_angle``
 around its heading. A follower inside it steers out sideways, towards the nearer edge and away
 from where the leader will be; outside it the force is exactly zero, so the component belongs
-first in a :class:`~arcade_steering.PriorityBlend`.
+first in a :class:`~arcade_steering.PriorityBlend`. A leader braking to turn round already
+looks the way it is turning to: its squad behind it makes way before it has turned.
 """
 
 from __future__ import annotations
@@ -14,13 +15,25 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext, Targets
 from .._core.params import param, target
 from .._core.targets import TargetLike
-from .._util.vec import as_complex, lengths, normalize, perpendicular, put_rows, scale_rows
+from .._util.vec import (
+    as_complex,
+    lengths,
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    where_rows,
+)
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
 
 #: How much "away from the leader's predicted position" counts next to "out sideways".
 AWAY_WEIGHT = 0.5
+
+#: Seconds ahead the leader's velocity is extrapolated (from its change over the last step):
+#: a leader whose velocity will then point backwards looks that way already.
+ANTICIPATION = 0.25
 _ARC_SIDES = 12
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -86,6 +99,26 @@ def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> 
     return heading
 
 
+def anticipated_headings(
+    heading: np.ndarray, velocity: np.ndarray, previous: np.ndarray, dt: float
+) -> np.ndarray:
+    """The way each leader looks: where it is turning round to, else its heading.
+
+    Args:
+        heading: The leaders' unit headings ``(n, 2)``.
+        velocity: Their velocities ``(n, 2)``, px/s.
+        previous: Their velocities one step before ``(n, 2)`` (NaN rows: unknown).
+        dt: The step, s.
+
+    Returns:
+        Unit headings ``(n, 2)``: along the velocity extrapolated :data:`ANTICIPATION`
+        seconds ahead where that points against the velocity now, else ``heading``.
+    """
+    ahead = velocity + np.nan_to_num(velocity - previous) * (ANTICIPATION / dt)
+    turning = np.einsum("ij,ij->i", ahead, velocity) < 0.0
+    return where_rows(turning, normalize(ahead, heading), heading)
+
+
 # -- component -------------------------------------------------------------------------------
 
 
@@ -99,6 +132,10 @@ class EvadeSightCone(SteeringComponent):
     nearer edge for a follower keeping pace): a follower rushing at its leader after a U-turn
     does not brake first. The push does not brake the follower's own motion, so the leader
     can pass it.
+
+    A leader braking to turn round (its velocity, extrapolated a quarter of a second ahead
+    from its last change, points backwards) already looks the way it turns to, so the squad
+    behind it makes way before it has turned.
 
     Put it first in a :class:`~arcade_steering.PriorityBlend`, before the always-on
     :class:`~arcade_steering.FollowLeader`. The view follows the leader's heading, kept while
@@ -126,7 +163,15 @@ class EvadeSightCone(SteeringComponent):
         params = ctx.params(self)
         leader_target = params.leader
         leader = leader_target.position
-        heading = leader_looks(ctx, leader_target, leader_headings(ctx, leader_target)[0])
+        velocity = leader_target.velocity
+        heading = anticipated_headings(
+            leader_headings(ctx, leader_target)[0],
+            velocity,
+            ctx.state("leader_velocity", shape=(2,)),
+            ctx.dt,
+        )
+        ctx.set_state("leader_velocity", velocity)
+        heading = leader_looks(ctx, leader_target, heading)
         length = params.length
         half_angle = np.radians(params.half_angle)
         offset = ctx.position - leader
@@ -141,7 +186,7 @@ class EvadeSightCone(SteeringComponent):
         # rushing at the leader leaves by the side it will pass on, without braking first.
         _, gap = closest_approach(
             -offset[rows],
-            leader_target.velocity[rows] - ctx.velocity[rows],
+            velocity[rows] - ctx.velocity[rows],
             params.max_prediction[rows],
         )
         # Followers dead on the axis split left and right, deterministically.

@@ -21,6 +21,11 @@ Force = tuple[float, float]
 ZERO: Force = (0.0, 0.0)
 #: The golden angle: consecutive agent numbers give well-spread directions.
 GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
+#: FollowLeader: the least turn round the leader, and how hard the circle pushes out.
+MIN_TURN = 0.5
+KEEP_OUT = 2.0
+#: EvadeSightCone: seconds ahead the leader's velocity is extrapolated.
+ANTICIPATION = 0.25
 
 
 def arrive_velocity(
@@ -313,10 +318,21 @@ class EvadeSightCone:
         self.length = length
         self.half_angle = math.radians(half_angle)
         self.max_prediction = max_prediction
+        self.previous: tuple[float, float] | None = None  # the leader's velocity last step
 
     def steer(self, agent: Agent, world: World) -> Force:
         leader = self.leader
         hx, hy = leader.hx, leader.hy
+        # A leader braking to turn round (its velocity extrapolated ANTICIPATION s ahead
+        # points backwards) looks the way it turns to.
+        vx, vy = leader.vx, leader.vy
+        previous, self.previous = self.previous, (vx, vy)
+        if previous is not None and world.dt > 0.0:
+            rate = ANTICIPATION / world.dt
+            fx, fy = vx + (vx - previous[0]) * rate, vy + (vy - previous[1]) * rate
+            if fx * vx + fy * vy < 0.0:
+                size = math.hypot(fx, fy)
+                hx, hy = fx / size, fy / size
         ox, oy = agent.x - leader.x, agent.y - leader.y
         distance = math.hypot(ox, oy)
         if distance > self.length:
@@ -357,7 +373,9 @@ class EvadeSightCone:
 
 class FollowLeader:
     """Hold a station ``distance`` px behind the leader: its velocity (all of it beside or
-    behind it, none from ``distance`` ahead) plus an arrive at the station."""
+    behind it, none from ``distance`` ahead) plus an arrive at the station. Kept out of the
+    circle of radius ``distance`` round the leader (pushed out, and going round it, keeping
+    pace, when the way to the station goes in)."""
 
     def __init__(
         self,
@@ -374,12 +392,45 @@ class FollowLeader:
     def steer(self, agent: Agent, world: World) -> Force:
         leader = self.leader
         hx, hy = leader.hx, leader.hy
-        bx, by = leader.x - hx * self.distance, leader.y - hy * self.distance
-        ahead = (agent.x - leader.x) * hx + (agent.y - leader.y) * hy
-        pace = min(max(1.0 - ahead / max(self.distance, 10.0), 0.0), 1.0)
+        distance = self.distance
+        ox, oy = agent.x - leader.x, agent.y - leader.y
+        ahead, left = ox * hx + oy * hy, oy * hx - ox * hy
+        pace = min(max(1.0 - ahead / max(distance, 10.0), 0.0), 1.0)
+        # The point of the straight way to the station nearest the leader (leader's frame).
+        wx, wy = -distance - ahead, -left
+        t = -(ahead * wx + left * wy) / max(wx * wx + wy * wy, 1e-12)
+        t = min(max(t, 0.0), 1.0)
+        if t > 0.0 and math.hypot(ahead + t * wx, left + t * wy) < distance:
+            # Round the circle on the agent's side: to its tangent point, at least MIN_TURN on.
+            if left != 0.0:
+                side = math.copysign(1.0, left)
+            else:
+                side = 1.0 if agent.index % 2 == 0 else -1.0
+            far = max(math.hypot(ahead, left), distance)
+            turn = max(math.acos(distance / max(far, 1e-12)), MIN_TURN)
+            angle = math.atan2(left, ahead) + side * turn
+            pa, pl = distance * math.cos(angle), distance * math.sin(angle)
+            sx = leader.x + pa * hx - pl * hy - agent.x
+            sy = leader.y + pa * hy + pl * hx - agent.y
+            step = math.hypot(sx, sy)
+            remaining = step + math.hypot(pa + distance, pl)
+            scale = remaining / step if step > 0.0 else 0.0
+            bx, by = agent.x + sx * scale, agent.y + sy * scale
+            pace = 1.0
+        else:
+            bx, by = leader.x - hx * distance, leader.y - hy * distance
         ax, ay = arrive_velocity(agent, bx, by, self.slowing_radius, self.tolerance)
-        desired = truncate(leader.vx * pace + ax, leader.vy * pace + ay, agent.max_speed)
-        return towards(agent, desired)
+        dx, dy = truncate(leader.vx * pace + ax, leader.vy * pace + ay, agent.max_speed)
+        gap = math.hypot(ox, oy)
+        if gap < distance:  # pushed out of the circle
+            if gap > 0.0:
+                ux, uy = ox / gap, oy / gap
+            else:
+                angle = agent.index * GOLDEN_ANGLE
+                ux, uy = math.cos(angle), math.sin(angle)
+            push = KEEP_OUT * (1.0 - gap / distance) * agent.max_speed
+            dx, dy = dx + ux * push, dy + uy * push
+        return towards(agent, (dx, dy))
 
 
 class Separation:
