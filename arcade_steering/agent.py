@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from ._core.component import check_component
@@ -144,3 +145,14 @@ class SteeringAgent(NotCopyable):
         x, y = self.position
         vx, vy = self.velocity
         return f"SteeringAgent(position=({x:.1f}, {y:.1f}), velocity=({vx:.1f}, {vy:.1f}))"
+
+
+def agent_view(table: AgentTable, slot: int, sprite: Any = None) -> SteeringAgent:
+    """The agent view of ``slot``: the one the game holds, or a new one (kept weakly)."""
+    arrays = table.arrays
+    agent = None if arrays.agent[slot] is None else arrays.agent[slot]()
+    if agent is None:
+        sprite = arrays.sprite[slot]() if sprite is None else sprite
+        agent = SteeringAgent(table, slot, sprite)
+        arrays.agent[slot] = weakref.ref(agent)
+    return agent

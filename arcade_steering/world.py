@@ -8,7 +8,6 @@ integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,7 @@ from ._core.neighborhood import Neighborhood
 from ._core.snapshot import WorldSnapshot, load_world, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_positive, check_real, check_seed
-from .agent import SteeringAgent
+from .agent import SteeringAgent, agent_view
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 
@@ -160,7 +159,7 @@ class SteeringWorld(NotCopyable):
         )
         slot = table.add(sprite, behavior)
         options.fill(table.arrays, slot, sprite)
-        return self._view(slot, sprite)
+        return agent_view(self._agents, slot, sprite)
 
     def detach(self, sprite: Any) -> None:
         """Stop steering ``sprite``; it stays where it is.
@@ -169,7 +168,7 @@ class SteeringWorld(NotCopyable):
             KeyError: The sprite is not attached.
         """
         self._guard.check("detach()")
-        self._agents.remove([self._slot_for(sprite)])
+        self._agents.remove([self._agents.require(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
         """The agent of an attached sprite.
@@ -177,8 +176,8 @@ class SteeringWorld(NotCopyable):
         Raises:
             KeyError: The sprite is not attached.
         """
-        slot = self._slot_for(sprite)
-        return self._view(slot, sprite)
+        slot = self._agents.require(sprite)
+        return agent_view(self._agents, slot, sprite)
 
     def __contains__(self, sprite: Any) -> bool:
         self._agents.drop_collected()
@@ -188,7 +187,7 @@ class SteeringWorld(NotCopyable):
     def agents(self) -> list[SteeringAgent]:
         """The attached agents, in the order they were attached."""
         self._agents.drop_collected()
-        return [self._view(slot) for slot in self._agents.order]
+        return [agent_view(self._agents, slot) for slot in self._agents.order]
 
     def __len__(self) -> int:
         self._agents.drop_collected()
@@ -319,11 +318,8 @@ class SteeringWorld(NotCopyable):
         with self._guard("steering_forces()"):
             self._agents.drop_collected()
             self._geometry.sync(self._space)
-            self._neighborhood.start_update()
-            try:
+            with self._neighborhood.updating():
                 return forces_now(self._frame(dt, debug), alone)
-            finally:
-                self._neighborhood.end_update()
 
     def snapshot(self) -> WorldSnapshot:
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents
@@ -375,25 +371,4 @@ class SteeringWorld(NotCopyable):
         from the next update on.
         """
         self._debug_wanted = True
-        arrays, rows = self._agents.arrays, self._agents.rows
-        draw_world(
-            arrays.position.take(rows, axis=0),
-            arrays.velocity.take(rows, axis=0),
-            arrays.force.take(rows, axis=0) / arrays.mass[rows, None],
-            self.geometry,
-            self._debug,
-        )
-
-    def _view(self, slot: int, sprite: Any = None) -> SteeringAgent:
-        """The agent view of ``slot``: the one the game holds, or a new one."""
-        arrays = self._agents.arrays
-        agent = None if arrays.agent[slot] is None else arrays.agent[slot]()
-        if agent is None:
-            sprite = arrays.sprite[slot]() if sprite is None else sprite
-            agent = SteeringAgent(self._agents, slot, sprite)
-            arrays.agent[slot] = weakref.ref(agent)
-        return agent
-
-    def _slot_for(self, sprite: Any) -> int:
-        self._agents.drop_collected()
-        return self._agents.require(sprite)
+        draw_world(*self._agents.motion(), self.geometry, self._debug)
