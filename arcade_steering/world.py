@@ -23,6 +23,7 @@ from ._core.guard import NotCopyable, UpdateGuard
 from ._core.integrate import forces_now, run_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
+from ._core.perception import can_see
 from ._core.snapshot import WorldSnapshot, load_world, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_positive, check_real, check_seed
@@ -241,6 +242,30 @@ class SteeringWorld(NotCopyable):
     def remove_shape(self, shape: pymunk.Shape) -> None:
         """Remove a wall or obstacle from the space."""
         geometry.remove_shape(self._space, shape)
+
+    def can_see(
+        self,
+        observers: Any,
+        targets: Any,
+        length: float,
+        half_angle: float = 180.0,
+        *,
+        walls: bool = True,
+        obstacles: bool = False,
+    ) -> Any:
+        """Which observers see which targets: within ``length`` px and ``half_angle`` degrees
+        of the observer's heading, with no wall (none with ``walls=False``; no obstacle either
+        with ``obstacles=True``) between their centres. Observers: attached sprites or agents
+        (or, all round at ``half_angle=180``, any sprites or ``(x, y)`` points); targets:
+        sprites, agents or points; one, or a sequence (a ``SpriteList``, an ``(n, 2)`` array).
+        See "Line of sight" on the page "Walls and obstacles".
+
+        Returns:
+            bool ``(observers, targets)``, every pair tested; the axis of a lone observer or
+            target (not in a sequence) is dropped, down to a ``bool`` for one of each.
+        """
+        args = (observers, targets, length, half_angle, walls, obstacles)
+        return can_see(self._agents, self.geometry, *args)
 
     def update(self, delta_time: float) -> None:
         """Advance every agent by ``delta_time`` seconds and move their sprites.

@@ -58,7 +58,9 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "AvoidWalls": lambda: steer.AvoidWalls(),
         "Cohesion": lambda: steer.Cohesion(pick(50.0, 1e-9), among=among),
         "Evade": lambda: steer.Evade(target, max_prediction=small),
-        "EvadeSightCone": lambda: steer.EvadeSightCone(leader, half_angle=pick(30.0, 180.0)),
+        "EvadeSightCone": lambda: steer.EvadeSightCone(
+            leader, half_angle=pick(30.0, 180.0), occluded=pick(False, True)
+        ),
         "Flee": lambda: steer.Flee(target, panic_distance=pick(None, 1e-9, 80.0)),
         "FollowFlowField": lambda: steer.FollowFlowField(
             steer.FlowField(np.ones((3, 4, 2)), origin=(-50, -50), cell_size=32.0)
