@@ -17,12 +17,14 @@ from ._core.snapshot import WorldSnapshot
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
+from .behaviors.containment import Containment
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
+from .behaviors.tactics import Hide, Interpose, MatchVelocity
 from .behaviors.wander import Wander
 from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
@@ -37,6 +39,7 @@ __all__ = [
     "AvoidObstacles",
     "AvoidWalls",
     "Cohesion",
+    "Containment",
     "Evade",
     "EvadeSightCone",
     "Flee",
@@ -45,6 +48,9 @@ __all__ = [
     "FollowLeader",
     "FollowPath",
     "FollowWaypoints",
+    "Hide",
+    "Interpose",
+    "MatchVelocity",
     "OffsetPursuit",
     "Path",
     "PriorityBlend",
