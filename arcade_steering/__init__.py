@@ -17,6 +17,7 @@ from ._core.snapshot import WorldSnapshot
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
+from .behaviors.containment import Containment
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -24,6 +25,7 @@ from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
+from .behaviors.tactics import Hide, Interpose, MatchVelocity
 from .behaviors.wander import Wander
 from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
@@ -40,6 +42,7 @@ __all__ = [
     "AvoidObstacles",
     "AvoidWalls",
     "Cohesion",
+    "Containment",
     "Evade",
     "EvadeSightCone",
     "Face",
@@ -49,7 +52,10 @@ __all__ = [
     "FollowLeader",
     "FollowPath",
     "FollowWaypoints",
+    "Hide",
+    "Interpose",
     "LookWhereYouAreGoing",
+    "MatchVelocity",
     "OffsetPursuit",
     "Path",
     "PriorityBlend",

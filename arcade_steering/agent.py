@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from ._core.attach import optional_limit
@@ -189,3 +190,14 @@ class SteeringAgent(NotCopyable):
 
 def _limit_or_none(value: float) -> float | None:
     return None if math.isinf(value) else float(value)
+
+
+def agent_view(table: AgentTable, slot: int, sprite: Any = None) -> SteeringAgent:
+    """The agent view of ``slot``: the one the game holds, or a new one (kept weakly)."""
+    arrays = table.arrays
+    agent = None if arrays.agent[slot] is None else arrays.agent[slot]()
+    if agent is None:
+        sprite = arrays.sprite[slot]() if sprite is None else sprite
+        agent = SteeringAgent(table, slot, sprite)
+        arrays.agent[slot] = weakref.ref(agent)
+    return agent

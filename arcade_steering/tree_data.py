@@ -29,6 +29,7 @@ from ._core.component import SteeringComponent
 from ._core.params import REQUIRED, TargetParam
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
+from .behaviors.containment import Containment
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -36,6 +37,7 @@ from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
+from .behaviors.tactics import Hide, Interpose, MatchVelocity
 from .behaviors.wander import Wander
 from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
@@ -58,6 +60,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         AvoidObstacles,
         AvoidWalls,
         Cohesion,
+        Containment,
         Evade,
         EvadeSightCone,
         Face,
@@ -66,7 +69,10 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         FollowLeader,
         FollowPath,
         FollowWaypoints,
+        Hide,
+        Interpose,
         LookWhereYouAreGoing,
+        MatchVelocity,
         OffsetPursuit,
         PriorityBlend,
         Pursue,

@@ -8,7 +8,6 @@ integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
 import numpy as np
@@ -24,10 +23,11 @@ from ._core.guard import NotCopyable, UpdateGuard
 from ._core.integrate import forces_now, run_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
+from ._core.perception import can_see
 from ._core.snapshot import WorldSnapshot, load_world, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_positive, check_real, check_seed
-from .agent import SteeringAgent
+from .agent import SteeringAgent, agent_view
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 
@@ -165,7 +165,7 @@ class SteeringWorld(NotCopyable):
         )
         slot = table.add(sprite, behavior)
         options.fill(table.arrays, slot, sprite)
-        return self._view(slot, sprite)
+        return agent_view(self._agents, slot, sprite)
 
     def detach(self, sprite: Any) -> None:
         """Stop steering ``sprite``; it stays where it is.
@@ -174,7 +174,7 @@ class SteeringWorld(NotCopyable):
             KeyError: The sprite is not attached.
         """
         self._guard.check("detach()")
-        self._agents.remove([self._slot_for(sprite)])
+        self._agents.remove([self._agents.require(sprite)])
 
     def agent_of(self, sprite: Any) -> SteeringAgent:
         """The agent of an attached sprite.
@@ -182,8 +182,8 @@ class SteeringWorld(NotCopyable):
         Raises:
             KeyError: The sprite is not attached.
         """
-        slot = self._slot_for(sprite)
-        return self._view(slot, sprite)
+        slot = self._agents.require(sprite)
+        return agent_view(self._agents, slot, sprite)
 
     def __contains__(self, sprite: Any) -> bool:
         self._agents.drop_collected()
@@ -193,7 +193,7 @@ class SteeringWorld(NotCopyable):
     def agents(self) -> list[SteeringAgent]:
         """The attached agents, in the order they were attached."""
         self._agents.drop_collected()
-        return [self._view(slot) for slot in self._agents.order]
+        return [agent_view(self._agents, slot) for slot in self._agents.order]
 
     def __len__(self) -> int:
         self._agents.drop_collected()
@@ -247,6 +247,30 @@ class SteeringWorld(NotCopyable):
     def remove_shape(self, shape: pymunk.Shape) -> None:
         """Remove a wall or obstacle from the space."""
         geometry.remove_shape(self._space, shape)
+
+    def can_see(
+        self,
+        observers: Any,
+        targets: Any,
+        length: float,
+        half_angle: float = 180.0,
+        *,
+        walls: bool = True,
+        obstacles: bool = False,
+    ) -> Any:
+        """Which observers see which targets: within ``length`` px and ``half_angle`` degrees
+        of the observer's heading, with no wall (none with ``walls=False``; no obstacle either
+        with ``obstacles=True``) between their centres. Observers: attached sprites or agents
+        (or, all round at ``half_angle=180``, any sprites or ``(x, y)`` points); targets:
+        sprites, agents or points; one, or a sequence (a ``SpriteList``, an ``(n, 2)`` array).
+        See "Line of sight" on the page "Walls and obstacles".
+
+        Returns:
+            bool ``(observers, targets)``, every pair tested; the axis of a lone observer or
+            target (not in a sequence) is dropped, down to a ``bool`` for one of each.
+        """
+        args = (observers, targets, length, half_angle, walls, obstacles)
+        return can_see(self._agents, self.geometry, *args)
 
     def update(self, delta_time: float) -> None:
         """Advance every agent by ``delta_time`` seconds and move their sprites.
@@ -320,11 +344,8 @@ class SteeringWorld(NotCopyable):
         with self._guard("steering_forces()"):
             self._agents.drop_collected()
             self._geometry.sync(self._space)
-            self._neighborhood.start_update()
-            try:
+            with self._neighborhood.updating():
                 return forces_now(self._frame(dt, debug), alone)
-            finally:
-                self._neighborhood.end_update()
 
     def snapshot(self) -> WorldSnapshot:
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents
@@ -376,25 +397,4 @@ class SteeringWorld(NotCopyable):
         from the next update on.
         """
         self._debug_wanted = True
-        arrays, rows = self._agents.arrays, self._agents.rows
-        draw_world(
-            arrays.position.take(rows, axis=0),
-            arrays.velocity.take(rows, axis=0),
-            arrays.force.take(rows, axis=0) / arrays.mass[rows, None],
-            self.geometry,
-            self._debug,
-        )
-
-    def _view(self, slot: int, sprite: Any = None) -> SteeringAgent:
-        """The agent view of ``slot``: the one the game holds, or a new one."""
-        arrays = self._agents.arrays
-        agent = None if arrays.agent[slot] is None else arrays.agent[slot]()
-        if agent is None:
-            sprite = arrays.sprite[slot]() if sprite is None else sprite
-            agent = SteeringAgent(self._agents, slot, sprite)
-            arrays.agent[slot] = weakref.ref(agent)
-        return agent
-
-    def _slot_for(self, sprite: Any) -> int:
-        self._agents.drop_collected()
-        return self._agents.require(sprite)
+        draw_world(*self._agents.motion(), self.geometry, self._debug)

@@ -14,7 +14,6 @@ import arcade
 import numpy as np
 
 import arcade_steering as steer
-from arcade_steering.behaviors.sight_cone import in_sight
 from arcade_steering.tiled import Level, load_level
 
 LEVEL_FILE = FilePath(__file__).with_name("level.tmj")
@@ -232,25 +231,13 @@ class Scene:
         Returns:
             ``(n,)`` bool.
         """
-        leader = self.world.agent_of(self.leader)
-        count = len(points)
-        inside, _ = in_sight(
-            np.asarray(points, dtype=float) - leader.position,
-            np.repeat([leader.look], count, axis=0),
-            np.full(count, SIGHT_LENGTH),
-            np.full(count, math.radians(SIGHT_HALF_ANGLE)),
+        return self.world.can_see(
+            self.leader, np.asarray(points), SIGHT_LENGTH, SIGHT_HALF_ANGLE, walls=False
         )
-        return inside
 
     def sees(self, position: tuple[float, float]) -> bool:
         """Whether the leader sees ``position``: inside its cone and not behind a wall."""
-        if not self.in_cone(np.array([position]))[0]:
-            return False
-        leader = self.world.agent_of(self.leader)
-        hits = self.world.geometry.raycast(
-            np.array([leader.position]), np.array([position]), kinds="walls"
-        )
-        return not bool(hits.hit[0])
+        return self.world.can_see(self.leader, position, SIGHT_LENGTH, SIGHT_HALF_ANGLE)
 
     def new_route(self) -> bool:
         """A new random closed patrol route through open ground, joined from where the leader is.

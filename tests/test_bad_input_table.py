@@ -37,15 +37,31 @@ from arcade_steering._core.params import (
     TargetParam,
 )
 from arcade_steering._util.validate import check_point
+from arcade_steering.behaviors.containment import check_region
 from arcade_steering.behaviors.flow import check_field
 from arcade_steering.behaviors.group import check_among
 from arcade_steering.behaviors.paths import check_direction, check_path
+from arcade_steering.behaviors.tactics import check_cover
 from arcade_steering.behaviors.waypoints import check_waypoints
 from arcade_steering.testing import StubSprite
 
 NAN, INF = math.nan, math.inf
 P = (100.0, 50.0)
 DEMO_LEVEL = FilePath(__file__).parent.parent / "demo_game" / "level.tmj"
+
+
+@dataclass(frozen=True, repr=False)
+class StubRect:
+    """What Containment reads of an ``arcade.Rect``."""
+
+    left: Any
+    right: Any
+    bottom: Any
+    top: Any
+
+    def __repr__(self) -> str:
+        return f"LRBT({self.left!r},{self.right!r},{self.bottom!r},{self.top!r})"
+
 
 # -- the world every row runs against -----------------------------------------------------------
 
@@ -184,6 +200,9 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     "AvoidObstacles": lambda env, **kw: steer.AvoidObstacles(**kw),
     "AvoidWalls": lambda env, **kw: steer.AvoidWalls(**kw),
     "Cohesion": lambda env, **kw: steer.Cohesion(**{"radius": 50.0, **kw}),
+    "Containment": lambda env, **kw: steer.Containment(
+        **{"region": [(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)], **kw}
+    ),
     "Evade": lambda env, **kw: steer.Evade(**{"threat": env.leader, **kw}),
     "EvadeSightCone": lambda env, **kw: steer.EvadeSightCone(**{"leader": env.leader, **kw}),
     "Face": lambda env, **kw: steer.Face(**{"target": env.leader, **kw}),
@@ -196,6 +215,9 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     "FollowWaypoints": lambda env, **kw: steer.FollowWaypoints(
         **{"points": [(0, 0), (80, 0), (80, 80)], **kw}
     ),
+    "Hide": lambda env, **kw: steer.Hide(**{"hunter": env.leader, **kw}),
+    "Interpose": lambda env, **kw: steer.Interpose(**{"a": env.leader, "b": P, **kw}),
+    "MatchVelocity": lambda env, **kw: steer.MatchVelocity(**{"target": env.leader, **kw}),
     "OffsetPursuit": lambda env, **kw: steer.OffsetPursuit(
         **{"leader": env.leader, "offset": (-20.0, 10.0), **kw}
     ),
@@ -219,6 +241,29 @@ OBJECT_BAD: dict[Callable, list[tuple[Any, type, str | None]]] = {
         (StubSprite(), TypeError, None),
         ([(1, 2)], TypeError, None),  # points are no sprites: it used to steer by nothing
         ([StubSprite(), None], TypeError, None),
+    ],
+    check_cover: [
+        ("rocks", TypeError, None),
+        (5, TypeError, None),
+        (iter([]), TypeError, None),
+        ({"rock"}, TypeError, None),
+        ([StubSprite()], TypeError, None),  # a sprite is no obstacle
+        ([(1.0, 2.0)], TypeError, None),
+    ],
+    check_region: [
+        (None, TypeError, None),
+        ("ab", TypeError, None),
+        (5.0, TypeError, None),
+        ((0.0, 0.0, 100.0, 100.0), TypeError, None),  # LRBT or LBWH? refused, with the hint
+        ([(0, 0), (100, 0)], ValueError, None),
+        ([(0, 0), (50, 50), (100, 100)], ValueError, None),  # no area
+        ([(0, 0), (0, 0), (0, 0), (0, 0)], ValueError, None),
+        ([(0, 0), (NAN, 0), (0, 100)], ValueError, None),
+        ([(0, 0), (1e9, 0), (0, 100)], ValueError, None),
+        ([(0, 0), (100, 0, 1), (0, 100)], ValueError, None),
+        (StubRect(10.0, 0.0, 0.0, 10.0), ValueError, None),  # left > right
+        (StubRect(0.0, 10.0, NAN, 10.0), ValueError, None),
+        (StubRect(0.0, "10", 0.0, 10.0), TypeError, None),
     ],
     check_path: [
         ([(0, 0), (10, 0)], TypeError, None),

@@ -410,6 +410,10 @@ GROUP = {
     "OffsetPursuit": lambda leader: steer.OffsetPursuit(leader, (-20.0, 10.0)),
     "Pursue": lambda leader: steer.Pursue(leader),
     "Evade": lambda leader: steer.Evade(leader, threat_range=50.0),
+    "Hide": lambda leader: steer.Hide(leader),
+    "Interpose": lambda leader: steer.Interpose(leader, (0.0, 0.0)),
+    "MatchVelocity": lambda leader: steer.MatchVelocity(leader),
+    "Containment": lambda leader: steer.Containment([(0, 0), (50, 0), (50, 50), (0, 50)]),
 }
 
 
@@ -470,6 +474,9 @@ SELF = {
     "Separation-among-self": lambda me: steer.Separation(30.0, among=[me]),
     "Cohesion-among-self": lambda me: steer.Cohesion(30.0, among=[me]),
     "Callable-self": lambda me: steer.Seek(lambda: me.position),
+    "Hide-self": lambda me: steer.Hide(me),
+    "Interpose-self": lambda me: steer.Interpose(me, me),
+    "MatchVelocity-self": lambda me: steer.MatchVelocity(me),
 }
 
 

@@ -478,6 +478,9 @@ COMPONENTS = {
     "FollowLeader": lambda: steer.FollowLeader(LEADER),
     "EvadeSightCone": lambda: steer.EvadeSightCone(LEADER),
     "OffsetPursuit": lambda: steer.OffsetPursuit(LEADER, (-20, 10)),
+    "Hide": lambda: steer.Hide(LEADER),
+    "Interpose": lambda: steer.Interpose(LEADER, (0, 0)),
+    "MatchVelocity": lambda: steer.MatchVelocity(LEADER),
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 
+import arcade
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -57,8 +58,17 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "AvoidObstacles": lambda: steer.AvoidObstacles(),
         "AvoidWalls": lambda: steer.AvoidWalls(),
         "Cohesion": lambda: steer.Cohesion(pick(50.0, 1e-9), among=among),
+        "Containment": lambda: steer.Containment(
+            pick(
+                arcade.LRBT(-150, 150, -150, 150),
+                [(-100, -100), (100, -100), (100, 100), (0, 0), (-100, 100)],
+            ),
+            length=pick(None, 1e-9),
+        ),
         "Evade": lambda: steer.Evade(target, max_prediction=small),
-        "EvadeSightCone": lambda: steer.EvadeSightCone(leader, half_angle=pick(30.0, 180.0)),
+        "EvadeSightCone": lambda: steer.EvadeSightCone(
+            leader, half_angle=pick(30.0, 180.0), occluded=pick(False, True)
+        ),
         "Flee": lambda: steer.Flee(target, panic_distance=pick(None, 1e-9, 80.0)),
         "FollowFlowField": lambda: steer.FollowFlowField(
             steer.FlowField(np.ones((3, 4, 2)), origin=(-50, -50), cell_size=32.0)
@@ -71,6 +81,9 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "FollowWaypoints": lambda: steer.FollowWaypoints(
             path, mode=pick("loop", "pingpong", "once")
         ),
+        "Hide": lambda: steer.Hide(target, reach=pick(250.0, 1e-9), distance=pick(10.0, 0.0)),
+        "Interpose": lambda: steer.Interpose(leader, target),
+        "MatchVelocity": lambda: steer.MatchVelocity(pick(leader, lambda: (-30.0, 40.0))),
         "OffsetPursuit": lambda: steer.OffsetPursuit(leader, (-20.0, pick(0.0, 15.0))),
         "Pursue": lambda: steer.Pursue(target, max_prediction=small),
         "Seek": lambda: steer.Seek(target),

@@ -119,6 +119,9 @@ _AIMING: dict[str, Callable[[Any], steer.SteeringComponent]] = {
     "FollowLeader": steer.FollowLeader,
     "OffsetPursuit": lambda target: steer.OffsetPursuit(target, (-20, 0)),
     "EvadeSightCone": steer.EvadeSightCone,
+    "Hide": steer.Hide,
+    "Interpose": lambda target: steer.Interpose(target, (0, 0)),
+    "MatchVelocity": steer.MatchVelocity,
 }
 
 

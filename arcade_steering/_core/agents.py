@@ -125,11 +125,13 @@ class AgentTable:
         return slot
 
     def require(self, sprite: Any) -> int:
-        """The slot of ``sprite``, which must be attached.
+        """The slot of ``sprite``, which must be attached (agents whose sprites were collected
+        are dropped first).
 
         Raises:
             KeyError: It is not.
         """
+        self.drop_collected()
         slot = self.slot_of(sprite)
         if slot is None:
             raise KeyError("sprite is not attached to this world")
@@ -177,6 +179,12 @@ class AgentTable:
             ids = map(self.arrays.sprite_id.__getitem__, self._order)
             self._row_of_id = dict(zip(ids, range(len(self._order)), strict=True))
         return self._row_of_id
+
+    def motion(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Positions, velocities and accelerations (force over mass) ``(n, 2)``, in rows."""
+        arrays, rows = self.arrays, self.rows
+        acceleration = arrays.force.take(rows, axis=0) / arrays.mass[rows, None]
+        return arrays.position.take(rows, axis=0), arrays.velocity.take(rows, axis=0), acceleration
 
     def sprites(self) -> list[Any]:
         """The sprites in row order: strong references, for the length of an update."""

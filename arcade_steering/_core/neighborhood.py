@@ -9,6 +9,8 @@ squads' labels are kept while the same agents are attached and the groups hold t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
@@ -54,6 +56,15 @@ class Neighborhood:
         ``among`` group (nor, through it, any sprite) of its own."""
         self._masks.clear()
         self.start_step()
+
+    @contextmanager
+    def updating(self) -> Iterator[None]:
+        """:meth:`start_update` now, :meth:`end_update` on leaving, even by an exception."""
+        self.start_update()
+        try:
+            yield
+        finally:
+            self.end_update()
 
     def start_step(self) -> None:
         """Agents have moved: indexes are built again when next asked for."""

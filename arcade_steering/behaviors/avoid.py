@@ -69,71 +69,92 @@ class AvoidWalls(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        n = len(ctx)
-        force = np.zeros((n, 2))
-        position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
-        heading, radius = as_complex(ctx.heading), ctx.radius
+        speed = np.abs(as_complex(ctx.velocity))
         length = look_ahead(
-            np.abs(velocity), ctx.max_speed, ctx.max_force / ctx.mass, radius, params.length
+            speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, params.length
         )
-        side_angle, side_ratio = params.side_angle, params.side_ratio
-        if ctx.debug is not None:
-            _draw_feelers(ctx, position, heading, length, side_angle, side_ratio)
-        # One broad phase per agent serves its three feelers: they all lie within the front
-        # one's length of the agent's circle. The ray cast's own bounding-box test drops the
-        # walls the grid's cell lists bring that are not quite that close, in fewer calls than
-        # an exact distance filter here.
-        geometry = ctx.geometry
-        reach = length + radius
-        pair_rows, walls = geometry.pairs(position.real, position.imag, reach, "walls")
-        if len(pair_rows) == 0:
-            return force
-        # The agents with walls in reach, numbered 0..k-1 for the ray cast.
-        first = np.empty(len(pair_rows), dtype=bool)
-        first[0] = True
-        np.not_equal(pair_rows[1:], pair_rows[:-1], out=first[1:])
-        agents = pair_rows[first]
-        local = np.add.accumulate(first.astype(np.intp))  # np.cumsum, minus its overhead
-        local -= 1
-        directions, lengths = feelers(
-            heading[agents],
-            length[agents],
-            _pick(side_angle, agents),
-            _pick(side_ratio, agents),
-        )
-        starts = position[agents]
-        rays = directions * lengths
-        alpha, normal, shape = geometry.cast_fans(starts, rays, radius[agents], local, walls)
-        touching = (shape >= 0).any(axis=0).nonzero()[0]
-        if len(touching) == 0:
-            return force
-        agents = agents[touching]
-        ramp = np.maximum(radius[agents], 1.0)
-        worst, away, deepest = feeler_depths(
-            directions.take(touching, axis=1),
-            lengths.take(touching, axis=1),
-            alpha.take(touching, axis=1),
-            normal.take(touching, axis=1),
-            ramp,
-        )
-        flat = deepest * alpha.shape[1] + touching
+        return feel_walls(ctx, ctx.geometry, length, params.side_angle, params.side_ratio)
 
-        def nearer_ends() -> np.ndarray:
-            contact = starts.take(touching) + alpha.take(flat) * rays.take(flat)
-            return _towards_nearer_end(geometry, shape.take(flat), contact)
 
-        push = wall_push(
-            worst,
-            away,
-            velocity[agents],
-            nearer_ends,
-            ctx.max_speed[agents],
-            ctx.max_force[agents],
-            ramp,
-            ctx.response_time[agents],
-        )
-        as_complex(force)[agents] = push
+def feel_walls(
+    ctx: SteeringContext,
+    geometry: StaticGeometry,
+    length: np.ndarray,
+    side_angle: np.ndarray,
+    side_ratio: np.ndarray,
+    owners: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """:class:`AvoidWalls`' force ``(n, 2)``: three feelers per agent against the walls of
+    ``geometry``, the front one ``length`` ``(n,)`` px beyond the agent's circle, the side ones
+    at ``side_angle`` degrees and ``side_ratio`` of it (both ``(n,)``); zero where none
+    touches a wall. Draws the feelers when ``ctx`` records debug shapes.
+
+    ``owners``, if given, is ``(of each agent (n,), of each wall (m,))``: an agent feels
+    only the walls of its own owner (a region of its own in a shared geometry).
+    """
+    n = len(ctx)
+    force = np.zeros((n, 2))
+    position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
+    heading, radius = as_complex(ctx.heading), ctx.radius
+    if ctx.debug is not None:
+        _draw_feelers(ctx, geometry, position, heading, length, side_angle, side_ratio)
+    # One broad phase per agent serves its three feelers: they all lie within the front
+    # one's length of the agent's circle. The ray cast's own bounding-box test drops the
+    # walls the grid's cell lists bring that are not quite that close, in fewer calls than
+    # an exact distance filter here.
+    reach = length + radius
+    pair_rows, walls = geometry.pairs(position.real, position.imag, reach, "walls")
+    if owners is not None:
+        own = (owners[0].take(pair_rows) == owners[1].take(walls)).nonzero()[0]
+        pair_rows, walls = pair_rows[own], walls[own]
+    if len(pair_rows) == 0:
         return force
+    # The agents with walls in reach, numbered 0..k-1 for the ray cast.
+    first = np.empty(len(pair_rows), dtype=bool)
+    first[0] = True
+    np.not_equal(pair_rows[1:], pair_rows[:-1], out=first[1:])
+    agents = pair_rows[first]
+    local = np.add.accumulate(first.astype(np.intp))  # np.cumsum, minus its overhead
+    local -= 1
+    directions, lengths = feelers(
+        heading[agents],
+        length[agents],
+        _pick(side_angle, agents),
+        _pick(side_ratio, agents),
+    )
+    starts = position[agents]
+    rays = directions * lengths
+    alpha, normal, shape = geometry.cast_fans(starts, rays, radius[agents], local, walls)
+    touching = (shape >= 0).any(axis=0).nonzero()[0]
+    if len(touching) == 0:
+        return force
+    agents = agents[touching]
+    ramp = np.maximum(radius[agents], 1.0)
+    worst, away, deepest = feeler_depths(
+        directions.take(touching, axis=1),
+        lengths.take(touching, axis=1),
+        alpha.take(touching, axis=1),
+        normal.take(touching, axis=1),
+        ramp,
+    )
+    flat = deepest * alpha.shape[1] + touching
+
+    def nearer_ends() -> np.ndarray:
+        contact = starts.take(touching) + alpha.take(flat) * rays.take(flat)
+        return _towards_nearer_end(geometry, shape.take(flat), contact)
+
+    push = wall_push(
+        worst,
+        away,
+        velocity[agents],
+        nearer_ends,
+        ctx.max_speed[agents],
+        ctx.max_force[agents],
+        ramp,
+        ctx.response_time[agents],
+    )
+    as_complex(force)[agents] = push
+    return force
 
 
 class AvoidObstacles(SteeringComponent):
@@ -265,6 +286,7 @@ def _pick(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 def _draw_feelers(
     ctx: SteeringContext,
+    geometry: StaticGeometry,
     position: np.ndarray,
     heading: np.ndarray,
     length: np.ndarray,
@@ -276,7 +298,7 @@ def _draw_feelers(
     starts = np.tile(position, 3)
     ends = starts + (directions * lengths).ravel()
     grown = np.tile(ctx.radius, 3)
-    hits = ctx.geometry.cast(as_points(starts), as_points(ends), grown, "walls")
+    hits = geometry.cast(as_points(starts), as_points(ends), grown, "walls")
     hit = hits.hit
     starts, ends = as_points(starts), as_points(ends)
     debug = ctx.debug

@@ -95,6 +95,23 @@ def predicted_position(
     return quarry + scale_rows(quarry_velocity, lookahead)
 
 
+def evade_velocity(
+    position: np.ndarray,
+    threat: np.ndarray,
+    threat_velocity: np.ndarray,
+    max_speed: np.ndarray,
+    max_prediction: np.ndarray,
+    fallback: np.ndarray,
+) -> np.ndarray:
+    """Full speed away from where the threat will be (:func:`predicted_position`), ``(n, 2)``.
+
+    Args:
+        fallback: Unit directions ``(n, 2)`` to flee in when standing on that point.
+    """
+    aim = predicted_position(position, threat, threat_velocity, max_speed, max_prediction)
+    return flee_velocity(position, aim, max_speed, np.full(len(position), np.inf), fallback)
+
+
 # -- components ------------------------------------------------------------------------------
 
 
@@ -138,7 +155,7 @@ class Flee(SteeringComponent):
             targets.position,
             ctx.max_speed,
             params.panic_distance,
-            _fallback_directions(ctx),
+            fallback_directions(ctx),
         )
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
         force[~desired.any(axis=1)] = 0.0
@@ -223,26 +240,20 @@ class Evade(SteeringComponent):
         threats = params.threat
         threat = threats.position
         in_range = lengths(threat - ctx.position) < params.threat_range
-        aim = predicted_position(
+        desired = evade_velocity(
             ctx.position,
             threat,
             threats.velocity,
             ctx.max_speed,
             params.max_prediction,
-        )
-        desired = flee_velocity(
-            ctx.position,
-            aim,
-            ctx.max_speed,
-            np.full(len(ctx), np.inf),
-            _fallback_directions(ctx),
+            fallback_directions(ctx),
         )
         force = velocity_force(desired, ctx.velocity, ctx.response_time)
         force[~in_range] = 0.0
         return threats.silence(force)
 
 
-def _fallback_directions(ctx: SteeringContext) -> np.ndarray:
+def fallback_directions(ctx: SteeringContext) -> np.ndarray:
     """Directions for an agent standing exactly on what it flees: onwards, or spread."""
     moving = np.any(ctx.velocity != 0.0, axis=1)
     return where_rows(moving, ctx.heading, spread_directions(ctx.slots))

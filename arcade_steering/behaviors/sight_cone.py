@@ -1,10 +1,12 @@
 """EvadeSightCone: keep out of the way in front of a leader.
 
 The leader's view is the circular sector of radius ``length`` and half-angle ``half_angle``
-around its heading. A follower inside it steers out sideways, towards the nearer edge and away
-from where the leader will be; outside it the force is exactly zero, so the component belongs
-first in a :class:`~arcade_steering.PriorityBlend`. A leader braking to turn round already
-looks the way it is turning to: its squad behind it makes way before it has turned.
+around its heading, as :meth:`~arcade_steering.SteeringWorld.can_see` tests it; with
+``occluded=True`` walls hide followers. A follower in view steers out sideways, towards the
+nearer edge and away from where the leader will be; otherwise the force is exactly zero, so
+the component belongs first in a :class:`~arcade_steering.PriorityBlend`. A leader braking
+to turn round already looks the way it is turning to: its squad makes way before it has
+turned.
 """
 
 from __future__ import annotations
@@ -13,17 +15,10 @@ import numpy as np
 
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext, Targets
-from .._core.params import param, target
+from .._core.params import flag, param, target
+from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
-from .._util.vec import (
-    as_complex,
-    lengths,
-    normalize,
-    perpendicular,
-    put_rows,
-    scale_rows,
-    where_rows,
-)
+from .._util.vec import normalize, perpendicular, put_rows, scale_rows, where_rows
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -37,32 +32,6 @@ ANTICIPATION = 0.25
 _ARC_SIDES = 12
 
 # -- kernels ---------------------------------------------------------------------------------
-
-
-def in_sight(
-    offset: np.ndarray, heading: np.ndarray, length: np.ndarray, half_angle: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Which points a leader sees, and how deep inside its view they are.
-
-    Args:
-        offset: Point minus leader ``(n, 2)``, px.
-        heading: The leader's unit heading ``(n, 2)`` (zero: sees nothing).
-        length: Reach of the view ``(n,)``, px.
-        half_angle: Half-angle of the view ``(n,)``, radians in (0, pi].
-
-    Returns:
-        ``inside`` ``(n,)`` bool, and ``depth`` ``(n,)`` in [0, 1]: 0 on the cone's border,
-        1 on its axis at the apex. A point on the leader counts as inside, at depth 1.
-    """
-    # In the leader's frame (x along its heading): one complex product.
-    local = as_complex(offset) * as_complex(heading).conj()
-    distance = lengths(offset)
-    angle = np.arctan2(np.abs(local.imag), local.real)
-    sees = as_complex(heading) != 0.0
-    inside = sees & (distance <= length) & ((angle <= half_angle) | (distance == 0.0))
-    depth = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
-    depth[distance == 0.0] = 1.0
-    return inside, np.clip(depth, 0.0, 1.0)
 
 
 def escape_directions(
@@ -148,6 +117,9 @@ class EvadeSightCone(SteeringComponent):
         length: Reach of the view, px (>= 0).
         half_angle: Half the view's angle, degrees in (0, 180].
         max_prediction: Longest look-ahead on where the two pass each other, seconds.
+        occluded: Whether walls hide followers (a follower behind a wall, as
+            :meth:`~arcade_steering.SteeringWorld.can_see` finds, does not dodge; one ray per
+            follower in the cone). Off by default: the cone alone, through walls.
 
     Raises:
         TypeError: ``leader`` is not a sprite or a callable.
@@ -158,6 +130,7 @@ class EvadeSightCone(SteeringComponent):
     length: float = param(default=120.0, ge=0.0)
     half_angle: float = param(default=30.0, gt=0.0, le=180.0)
     max_prediction: float = param(default=1.0, ge=0.0)
+    occluded: bool = flag(default=False, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -176,6 +149,8 @@ class EvadeSightCone(SteeringComponent):
         half_angle = np.radians(params.half_angle)
         offset = ctx.position - leader
         inside, depth = in_sight(offset, heading, length, half_angle)
+        if self.occluded:
+            occlude(ctx.geometry, leader, ctx.position, inside, "walls")
         if ctx.debug is not None:
             _record_cones(ctx, leader_target, leader, heading, length, half_angle)
         force = np.zeros((len(ctx), 2))

@@ -16,6 +16,7 @@ EXAMPLES = {
     "flocking": "Separation, Alignment, Cohesion, AvoidAgents, and a blended flock",
     "leader": "FollowLeader, EvadeSightCone, OffsetPursuit in formation",
     "looking": "Face, Scan, LookWhereYouAreGoing: looking apart from the way",
+    "tactics": "Hide, Interpose, Containment, MatchVelocity, and line of sight",
     "flow_field": "FlowField and FollowFlowField",
     "tiled_astar": "a Tiled level with load_level and a path from arcade's A*",
     "camera": "a level larger than the window, scrolled with arcade.Camera2D",

@@ -47,30 +47,35 @@ class LookingScene(Scene):
         w, h = self.width, self.height
         self.box()
         loop = [(0.2, 0.25), (0.8, 0.25), (0.8, 0.75), (0.2, 0.75)]
-        self.route = steer.Path([(x * w, y * h) for x, y in loop], radius=12.0, closed=True)
+        self.route: steer.Path | None = None
+        route = steer.Path([(x * w, y * h) for x, y in loop], radius=12.0, closed=True)
         self.guards: list[steer.SteeringAgent] = []
         if self.mode == "look_where_going":
-            self.route = None
             for position in self.scatter(8):
                 roam = steer.WeightedBlend(
                     (steer.Wander(radius=40.0, jitter=6.0), 1.0),
                     (steer.LookWhereYouAreGoing(), 1.0),
                 )
-                tree = steer.PriorityBlend(steer.AvoidWalls(), roam)
-                self.add_agent(position, tree, max_speed=90, max_turn_rate=90)
+                self.add_agent(
+                    position,
+                    steer.PriorityBlend(steer.AvoidWalls(), roam),
+                    max_speed=90,
+                    max_turn_rate=90,
+                )
             return
+        self.route = route
         self.wanderer = self.add_agent(
             (0.5 * w, 0.5 * h), steer.Wander(radius=30.0, jitter=4.0), ORANGE, max_speed=50
         )
         count = 4 if self.mode == "face" else 3
         for index in range(count):
-            start = self.route.point_at(self.route.length * index / count)
+            start = route.point_at(route.length * index / count)
             look: steer.SteeringComponent = (
                 steer.Face(self.wanderer.sprite)
                 if self.mode == "face"
                 else steer.Scan(50.0, period=3.0 + 0.5 * index)
             )
-            tree = steer.WeightedBlend((steer.FollowPath(self.route), 1.0), (look, 1.0))
+            tree = steer.WeightedBlend((steer.FollowPath(route), 1.0), (look, 1.0))
             self.guards.append(self.add_agent(start, tree, BLUE, max_speed=60, max_turn_rate=120))
 
     def draw_under(self) -> None:

@@ -32,6 +32,8 @@ _HALO_STEP = 8.0
 _HALO_MIN_CELL = 8.0
 _HALO_GRIDS = 8
 _HALO_MAX = 256.0
+#: A segment within this much of a cell (in cells) counts as crossing it.
+_EDGE = 1e-9
 
 
 class CapsuleGrid:
@@ -144,6 +146,41 @@ class CapsuleGrid:
         count = self.cell_start[cell + 1] - first
         return _expand_runs(rows, first, count, self.cell_items)
 
+    def segment_pairs(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(query row, capsule)`` pairs listing the capsules of every cell each thin
+        segment ``starts -> ends`` ``[n, 2]`` crosses (or touches), rows ascending.
+
+        A long segment visits the cells along it, not every cell of its bounding box: one
+        column of cells at a time, and in each the run of cells its y spans there. A capsule
+        may appear more than once for a row.
+        """
+        g0 = (starts - self.origin) * self._scale
+        g1 = (ends - self.origin) * self._scale
+        flip = (g0[:, 0] > g1[:, 0])[:, None]  # x ascending
+        a, b = np.where(flip, g1, g0), np.where(flip, g0, g1)
+        x0, y0, x1, y1 = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+        dx = x1 - x0
+        slope = (y1 - y0) / np.where(dx > 0.0, dx, 1.0)
+        # Within _EDGE of a cell counts as in it: a contact on a cell's border lies in either.
+        c0 = np.maximum(np.floor(x0 - _EDGE), 0.0).astype(np.intp)
+        c1 = np.minimum(np.floor(x1 + _EDGE), self.nx - 1.0).astype(np.intp)
+        ray, column = _runs(c0, c1)
+        # The y span in each column: from the segment's ends, or where it crosses the
+        # column's borders.
+        x0, y0, slope = x0[ray], y0[ray], slope[ray]
+        ya = np.where(column <= x0, y0, y0 + (column - x0) * slope)
+        right = column + 1.0
+        yb = np.where(right >= x1[ray], y1[ray], y0 + (right - x0) * slope)
+        r0 = np.maximum(np.floor(np.minimum(ya, yb) - _EDGE), 0.0).astype(np.intp)
+        r1 = np.minimum(np.floor(np.maximum(ya, yb) + _EDGE), self.ny - 1.0).astype(np.intp)
+        run, row = _runs(r0, r1)
+        cell = column.take(run) * self.ny + row
+        count = self.cell_count.take(cell)
+        busy = count.nonzero()[0]
+        cell = cell.take(busy)
+        owner = ray.take(run.take(busy))
+        return _expand_runs(owner, self.cell_start.take(cell), count.take(busy), self.cell_items)
+
     def point_pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(query row, capsule)`` pairs listing the capsules of the cell holding each point.
 
@@ -255,6 +292,21 @@ class BroadPhase:
         keep = np.flatnonzero(overlap)
         return rows[keep], items[keep]
 
+    def segment_pairs(
+        self, first: int, stop: int, starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`CapsuleGrid.segment_pairs` among capsules ``first:stop`` only."""
+        n, count = len(starts), stop - first
+        if count <= 0 or n == 0:
+            return _EMPTY_PAIRS
+        if count <= _BRUTE_FORCE_MAX:
+            return np.repeat(np.arange(n), count), np.tile(np.arange(first, stop), n)
+        rows, items = self._grid.segment_pairs(starts, ends)
+        if count < self.size:
+            keep = np.flatnonzero((items >= first) & (items < stop))
+            rows, items = rows[keep], items[keep]
+        return rows, items
+
     def _halo(self, reach: float, first: int, stop: int) -> CapsuleGrid:
         """The grid of shapes ``first:stop`` grown by a margin >= ``reach``, cells as wide."""
         margin = _HALO_STEP * max(1, math.ceil(reach / _HALO_STEP))
@@ -297,6 +349,14 @@ def _expand_boxes(
     k = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
     w_owner = w[owner]
     return owner, ix0[owner] + k % w_owner, iy0[owner] + k // w_owner
+
+
+def _runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(owner, value)``: each whole number from ``lo[i]`` to ``hi[i]``, tagged with i."""
+    count = np.maximum(hi - lo + 1, 0)
+    owner = np.repeat(np.arange(len(count)), count)
+    end = np.add.accumulate(count)
+    return owner, np.arange(len(owner)) + np.repeat(lo - (end - count), count)
 
 
 def _expand_runs(

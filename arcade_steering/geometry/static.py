@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pymunk
 
 from ._broad_phase import as_column
 from ._capsules import CapsuleQueries, Kinds
 from .hits import NearestHits, RayHits
-from .shapes import check_space
+from .shapes import add_walls, check_space
 
 __all__ = ["StaticGeometry"]
 
@@ -42,6 +44,24 @@ class StaticGeometry(CapsuleQueries):
         self._static_set: set[pymunk.Shape] = set()
         if space is not None:
             self.sync(space)
+
+    @classmethod
+    def outlines(cls, polygons: Sequence[np.ndarray]) -> StaticGeometry:
+        """Thin walls round closed polygons, in a space of their own (for a region that is
+        not the world's: a component's bounds).
+
+        Args:
+            polygons: Vertices ``(k, 2)`` px of each polygon, no two consecutive ones equal.
+
+        Returns:
+            A geometry whose :attr:`shapes` are the polygons' edges, polygon by polygon, in
+            vertex order (edge ``i`` runs from vertex ``i`` to ``i + 1``, the last one back to
+            the first).
+        """
+        space = pymunk.Space()
+        for points in polygons:
+            add_walls(space, points, closed=True)
+        return cls(space)
 
     def __repr__(self) -> str:
         segments = self._n_segments
