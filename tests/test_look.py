@@ -232,3 +232,15 @@ def test_evade_sight_cone_follows_where_a_leader_looks() -> None:
         world.update(1 / 60)
     assert world.agent_of(leader).heading == (1.0, 0.0)
     assert abs(follower.position[0] - start[0]) > 10  # pushed out sideways of the look
+
+
+def test_can_see_looks_where_the_agent_looks() -> None:
+    world = steer.SteeringWorld()
+    guard = StubSprite(0, 0)
+    world.attach(guard, steer.Face((0, 100)))  # heads east, turns to look north
+    ahead, north = (80.0, 0.0), (0.0, 80.0)
+    assert world.can_see(guard, [ahead, north], 100, 30).tolist() == [True, False]
+    for _ in range(60):
+        world.update(1 / 60)
+    assert world.agent_of(guard).heading == (1.0, 0.0)
+    assert world.can_see(guard, [ahead, north], 100, 30).tolist() == [False, True]
