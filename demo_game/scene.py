@@ -67,7 +67,8 @@ def patrol_behavior(route: steer.Path) -> steer.SteeringComponent:
 
 
 def squad_behavior(leader: arcade.Sprite, convoy: arcade.SpriteList) -> steer.SteeringComponent:
-    """The followers' behaviour: keep out of the leader's sight cone, follow it, keep apart.
+    """The followers' behaviour: keep out of the leader's sight (walls hide them), follow it,
+    keep apart.
 
     Args:
         leader: The sprite the squad follows.
@@ -80,7 +81,9 @@ def squad_behavior(leader: arcade.Sprite, convoy: arcade.SpriteList) -> steer.St
     return steer.PriorityBlend(
         steer.AvoidWalls(),
         steer.AvoidObstacles(),
-        steer.EvadeSightCone(leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE),
+        steer.EvadeSightCone(
+            leader, length=SIGHT_LENGTH, half_angle=SIGHT_HALF_ANGLE, occluded=True
+        ),
         steer.WeightedBlend(
             (steer.FollowLeader(leader, distance=FOLLOW_DISTANCE), 1.0),
             (steer.Separation(SEPARATION_RADIUS, among=convoy), 2.0),
