@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DIG_REACH", "PUSHES", "dig_out"]
 
-#: Pushes out of overlaps per step for a circle that starts inside shapes: one for a shape,
-#: two or three where several meet.
+#: Pushes out of overlaps per step for a circle that starts inside shapes (the first also
+#: makes its motion): one for a shape, two or three where several meet.
 PUSHES = 4
 #: How far (px) beyond its motion, radius and depth a buried circle is pushed in one step.
 DIG_REACH = 16.0
@@ -40,9 +40,10 @@ def dig_out(
 ) -> None:
     """Move circles ``rows``, ``depth`` px deep in shapes, then push them out, in place.
 
-    Their motion, then up to :data:`PUSHES` pushes out of what they overlap, are each a
-    :func:`_guarded` move, all within their motion, radius, depth and :data:`DIG_REACH` px
-    of the start: one broad phase serves them all; one needing more goes on next step.
+    Their motion with the push out from where it ends, then up to :data:`PUSHES` - 1 more
+    pushes out of what they overlap, are each a :func:`_guarded` move, all within their
+    motion, radius, depth and :data:`DIG_REACH` px of the start: one broad phase serves them
+    all; one needing more goes on next step.
     A circle whose push no longer moves it (wedged) stops. Velocities lose their part into
     the surfaces pushing or met.
     """
@@ -50,18 +51,22 @@ def dig_out(
     motion = place[rows] - start
     room = np.abs(motion) + radius + depth + DIG_REACH  # how far the centre may go
     pairs = Pairs(*geometry.pairs(start.real, start.imag, room + radius), len(rows))
-    where, goal = start.copy(), place[rows]
+    where = start.copy()
     active = np.arange(len(rows))
-    for push in range(PUSHES + 1):
-        if len(active) == 0:
-            break
+    for push in range(PUSHES):
         local, shapes = pairs.of(active)
         if len(local) == 0:  # nothing near: the motion is free, and no push is needed
-            where[active] = goal if push == 0 else where[active]
+            where[active] += motion[active] if push == 0 else 0.0
             break
         here, size = where[active], radius[active]
         depth, normal = geometry.overlaps(as_points(here), size, local, shapes)
-        if push:
+        if push == 0:  # the motion and the push out from where it ends: one guarded move
+            goal = here + motion[active]
+            after, normal = geometry.overlaps(as_points(goal), size, local, shapes)
+            circles, move, out = _pushes(size, local, after, normal)
+            speed[rows[active[circles]]] = without_inward(speed[rows[active[circles]]], out)
+            goal[circles] += move
+        else:
             circles, move, out = _pushes(size, local, depth, normal)
             if len(circles) == 0:
                 break
@@ -79,8 +84,9 @@ def dig_out(
         moved, met = _guarded(geometry, here, goal, size, local, shapes, depth)
         where[active] = moved
         speed[rows[active]] = without_inward(speed[rows[active]], met)
-        if push:
-            active = active[np.abs(moved - here) > SKIN]
+        active = active[np.abs(moved - here) > SKIN]
+        if len(active) == 0:
+            break
     place[rows] = where
 
 

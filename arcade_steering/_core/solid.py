@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..geometry import RayHits
 from ..geometry._kernels import first_min
 from .contacts import SKIN, Pairs, as_complex, as_points, without_inward
 from .dig_out import dig_out
@@ -67,12 +66,29 @@ def keep_out(
     source, place, speed = as_complex(start), as_complex(position), as_complex(velocity)
     # A slide never gets farther from its start than its motion is long: one broad phase
     # finds every shape any sweep of this step can meet.
-    rows, shapes = geometry.pairs(source.real, source.imag, np.abs(place - source) + radius)
+    motion = np.abs(place - source)
+    rows, shapes = geometry.pairs(source.real, source.imag, motion + radius)
+    if len(rows) == 0:
+        return position, velocity
+    # The overlaps now drop the shapes a motion cannot reach (most candidates) before the
+    # costlier sweeps, and find the circles inside a shape or on its surface: dug out instead.
+    depth, _ = geometry.overlaps(as_points(source), radius, rows, shapes)
+    near = (depth >= -(motion[rows] + SKIN)).nonzero()[0]
+    if len(near) == 0:
+        return position, velocity
+    rows, shapes, depth = rows[near], shapes[near], depth[near]
+    circles, _, shallowest = first_min(rows, -depth)
+    inside = shallowest <= 0.0
+    buried = circles[inside]
+    if len(buried):
+        clear = np.ones(len(position), dtype=bool)
+        clear[buried] = False
+        keep = clear[rows].nonzero()[0]
+        rows, shapes = rows[keep], shapes[keep]
     if len(rows):
-        pairs = Pairs(rows, shapes, len(position))
-        buried, depth = _sweep(geometry, pairs, source, place, speed, radius)
-        if len(buried):
-            dig_out(geometry, source, place, speed, radius, buried, depth)
+        _sweep(geometry, Pairs(rows, shapes, len(position)), source, place, speed, radius)
+    if len(buried):
+        dig_out(geometry, source, place, speed, radius, buried, -shallowest[inside])
     return position, velocity
 
 
@@ -83,38 +99,27 @@ def _sweep(
     place: np.ndarray,
     speed: np.ndarray,
     radius: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> None:
     """Sweep and slide the circles near shapes from ``source`` to ``place``, in place.
 
     Args:
         geometry: The walls and obstacles.
-        pairs: The step's candidates, covering every slide.
+        pairs: The step's candidates, covering every slide; the circles with one are swept.
         source: Every circle's start, complex ``(n,)``.
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
         radius: Every circle's radius ``(n,)``.
-
-    Returns:
-        ``(buried, depth)``: the circles that start overlapping a shape (or on its
-        surface), left for :func:`~.dig_out.dig_out` (their ``place`` is untouched), and how deep
-        each one's deepest overlap is, px.
     """
     rows = pairs.circles()
     start, target = source[rows], place[rows]
     before = np.zeros(len(rows), dtype=complex)  # the normal each row last met
-    buried, depth = rows[:0], np.zeros(0)
-    for sweep in range(SWEEPS):
+    for _ in range(SWEEPS):
         local, shapes = pairs.of(rows)
         hits = geometry.cast_pairs(as_points(start), as_points(target), radius[rows], local, shapes)
         at = hits.hit.nonzero()[0]
-        if sweep == 0 and len(at):
-            at, inside, depth = _starting_inside(
-                geometry, start, radius[rows], local, shapes, hits, at
-            )
-            buried = rows[inside]
         place[rows] = target  # where the free ones end; the others are set below
         if len(at) == 0:
-            return buried, depth
+            return
         rows = rows[at]
         normal = as_complex(hits.normal)[at]
         contact = as_complex(hits.point)[at] + SKIN * normal
@@ -127,39 +132,8 @@ def _sweep(
         rows, start, target = rows[going], contact[going], contact[going] + rest[going]
         before = normal[going]
         if len(rows) == 0:
-            return buried, depth
+            return
     # Still blocked after every sweep: they stay at their last contact.
-    return buried, depth
-
-
-def _starting_inside(
-    geometry: StaticGeometry,
-    start: np.ndarray,
-    radius: np.ndarray,
-    rows: np.ndarray,
-    shapes: np.ndarray,
-    hits: RayHits,
-    at: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Split the rays hit (``at``) into those that start clear and those that start inside or
-    on a surface (a hit at alpha 0 may be either): ``(clear, inside, depth)``, indices of
-    ``start`` and how deep each one inside is."""
-    zero = at[hits.alpha[at] == 0.0]
-    if len(zero) == 0:
-        return at, zero, np.zeros(0)
-    asked = np.zeros(len(start), dtype=bool)
-    asked[zero] = True
-    keep = asked[rows].nonzero()[0]
-    rows, shapes = rows[keep], shapes[keep]
-    depth, _ = geometry.overlaps(as_points(start), radius, rows, shapes)
-    circles, _, shallowest = first_min(rows, -depth)
-    buried = shallowest <= 0.0
-    inside = circles[buried]
-    if len(inside) == 0:
-        return at, inside, np.zeros(0)
-    clear = np.ones(len(start), dtype=bool)
-    clear[inside] = False
-    return at[clear[at]], inside, -shallowest[buried]
 
 
 def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray) -> np.ndarray:
