@@ -10,10 +10,16 @@ The scenario is run twice under callgrind, for ``--skip`` updates and for ``--sk
 ``--updates``, and the difference is divided by ``--updates``: building the world and importing
 everything cancel out. Takes a few minutes (callgrind is ~50x slower).
 
+``--solid-step`` counts the solid step alone (``keep_out``, which keeps solid agents out of
+walls and obstacles): a third run calls it twice in each counted update, the second call's
+result thrown away so the agents move as before, and the difference from the plain run is the
+step's own count.
+
 Usage::
 
     python benchmarks/instructions.py squads 1000
     python benchmarks/instructions.py walls 1000 --updates 20
+    python benchmarks/instructions.py solid 1000 --solid-step
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+from typing import Any
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
@@ -34,14 +41,30 @@ from scenarios import Scenario, all_scenarios
 DT = 1 / 60
 
 
-def _run(scenario: Scenario, agents: int, updates: int) -> None:
-    """Build the scenario and update it ``updates`` times (what callgrind counts)."""
+def _run(scenario: Scenario, agents: int, updates: int, twice_after: int | None) -> None:
+    """Build the scenario and update it ``updates`` times (what callgrind counts); from
+    update ``twice_after`` on, if given, the solid step runs twice."""
     world = scenario.build(agents)
-    for _ in range(updates):
+    for index in range(updates):
+        if index == twice_after:
+            _solid_step_twice()
         world.update(DT)
 
 
-def _count(scenario: str, agents: int, updates: int) -> int:
+def _solid_step_twice() -> None:
+    """Make the integrator call the solid step twice, using the first call's result."""
+    from arcade_steering._core import integrate
+
+    once = integrate.keep_out
+
+    def twice(*args: Any) -> tuple[Any, Any]:
+        once(*args)
+        return once(*args)
+
+    integrate.keep_out = twice
+
+
+def _count(scenario: str, agents: int, updates: int, twice_after: int | None = None) -> int:
     """Instructions of a whole run of ``updates`` updates, under callgrind."""
     command = [
         "valgrind",
@@ -54,6 +77,7 @@ def _count(scenario: str, agents: int, updates: int) -> int:
         str(agents),
         "--updates",
         str(updates),
+        *([] if twice_after is None else ["--twice-after", str(twice_after)]),
     ]
     # A fixed hash seed: set and dict orders, and so the work done, repeat from run to run.
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -71,10 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("agents", type=int)
     parser.add_argument("--updates", type=int, default=200, help="updates counted (200)")
     parser.add_argument("--skip", type=int, default=10, help="updates left out first (10)")
+    parser.add_argument(
+        "--solid-step", action="store_true", help="also count the solid step alone (a third run)"
+    )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--twice-after", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.inner:
-        _run(scenarios[args.scenario], args.agents, args.updates)
+        _run(scenarios[args.scenario], args.agents, args.updates, args.twice_after)
         return 0
     if shutil.which("valgrind") is None:
         parser.error("needs valgrind (Debian: apt install valgrind)")
@@ -84,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     after = _count(args.scenario, args.agents, args.skip + args.updates)
     per_update = (after - before) / args.updates
     print(f"{args.scenario} N={args.agents}: {per_update:,.0f} instructions per update")
+    if args.solid_step:
+        doubled = _count(args.scenario, args.agents, args.skip + args.updates, args.skip)
+        solid = (doubled - after) / args.updates
+        print(f"{args.scenario} N={args.agents}: {solid:,.0f} of them in the solid step")
     return 0
 
 
