@@ -31,7 +31,6 @@ from .._util.vec import (
     lengths,
     normalize,
     perpendicular,
-    put_rows,
     scale_rows,
     spread_directions,
     truncate,
@@ -143,14 +142,12 @@ def keep_out(
         max_speed: ``(n,)`` px/s.
         ids: Integers ``(n,)`` giving a follower on the leader's centre its own way out.
     """
-    gap = lengths(offset)
-    push = np.zeros_like(offset)
-    near = np.flatnonzero(gap < distance)
-    if len(near):
-        out = normalize(offset[near], spread_directions(ids[near]))
-        weight = KEEP_OUT * (1.0 - gap[near] / distance[near]) * max_speed[near]
-        put_rows(push, near, scale_rows(out, weight))
-    return push
+    # Whole rows, no masks: masked gathers and scatters of (n, 2) rows cost more.
+    inside = np.zeros_like(distance)
+    np.divide(lengths(offset), distance, out=inside, where=distance > 0.0)
+    weight = KEEP_OUT * np.maximum(1.0 - inside, 0.0) * max_speed
+    weight[distance <= 0.0] = 0.0
+    return scale_rows(normalize(offset, spread_directions(ids)), weight)
 
 
 def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -256,12 +253,11 @@ class FollowLeader(SteeringComponent):
         if going_round.any():
             # Keeping pace, towards the waypoint, braking for the whole way to the point
             # behind: the follower goes round the leader as the leader sees it.
-            rows = np.flatnonzero(going_round)
-            step = station[rows] - ctx.position[rows]
-            rest = waypoint[rows] + scale_rows(heading[rows], distance[rows])
-            remaining = lengths(step) + lengths(rest)
-            station[rows] = ctx.position[rows] + scale_rows(normalize(step), remaining)
-            pace[rows] = 1.0
+            step = station - ctx.position
+            remaining = lengths(step) + lengths(waypoint + scale_rows(heading, distance))
+            rounded = ctx.position + scale_rows(normalize(step), remaining)
+            station = where_rows(going_round, rounded, station)
+            pace = np.where(going_round, 1.0, pace)
         if ctx.debug is not None:
             ctx.debug.points(leader + waypoint, TARGET_COLOR)
         desired = station_velocity(
