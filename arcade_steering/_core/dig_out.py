@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..geometry import KIND_WALL
+from ..geometry._frames import ON_CORE
 from ..geometry._kernels import first_min
 from .contacts import SKIN, TOUCH, Pairs, as_complex, as_points, without_inward
 
@@ -155,6 +156,7 @@ def _core_crossings(
     turn = u.conj()
     local, step = (start - a) * turn, move * turn
     off = local.imag
+    off[np.abs(off) <= ON_CORE] = 0.0  # on the line, give or take the rounding of the turn
     with np.errstate(divide="ignore", invalid="ignore"):
         alpha = -off / step.imag
         along = local.real + alpha * step.real
