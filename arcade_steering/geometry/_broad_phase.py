@@ -15,8 +15,15 @@ import numpy as np
 
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
-#: Upper bound on the number of grid cells; the cell size grows to respect it.
+#: Up to this many cells a grid is a dense table indexed by cell; a grid spanning more (a
+#: shape far from the rest) is a hash table of about as many rows as the capsules are listed
+#: in, so its memory and cost follow the shapes, not the distances between them. A capsule's
+#: bounding box also spans at most this many cells: the cells grow to respect it.
 _MAX_CELLS = 1 << 18
+#: Cell keys ``column * rows + row`` stay below this, in int64.
+_MAX_KEY = 1 << 62
+#: Fibonacci hashing: a cell key times this (mod 2**64), its top bits, is the table row.
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 #: Up to this many capsules asked about, every row is tested against every capsule
 #: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
@@ -35,11 +42,13 @@ _HALO_MAX = 256.0
 
 
 class CapsuleGrid:
-    """Uniform grid of square cells, each listing the capsules that may overlap it.
+    """Grid of square cells, each listing the capsules that may overlap it.
 
     A capsule is registered in every cell of its bounding box whose centre lies within
     ``radius + cell_size * sqrt(2) / 2`` of its core segment, so a long diagonal wall is not
-    listed in the empty corners of its bounding box.
+    listed in the empty corners of its bounding box. Up to ``_MAX_CELLS`` cells the lists
+    are found by cell number; a grid spanning more hashes the cell numbers into a table of
+    about as many rows as there are listings and keeps each listing's cell to check.
 
     Args:
         a: Core segment starts, shape ``[m, 2]``, px.
@@ -60,6 +69,8 @@ class CapsuleGrid:
     ) -> None:
         m = len(radius)
         self.size = m
+        self._shift: np.uint64 | None = None  # hashed tables: 64 - log2(rows)
+        self._item_cell = np.zeros(0, dtype=np.intp)
         if m == 0:
             self.cell_size = 1.0
             self.origin = np.zeros(2)
@@ -70,19 +81,10 @@ class CapsuleGrid:
             return
         lo = np.minimum(a, b) - radius[:, None]
         hi = np.maximum(a, b) + radius[:, None]
-        origin = lo.min(axis=0)
-        extent = np.maximum(hi.max(axis=0) - origin, 1.0)
         if cell_size is None:
-            cell_size = _pick_cell_size(hi - lo, extent, m)
-        cell_size = float(cell_size)
-        nx = int(extent[0] // cell_size) + 1
-        ny = int(extent[1] // cell_size) + 1
-        while nx * ny > _MAX_CELLS:
-            cell_size *= 1.5
-            nx = int(extent[0] // cell_size) + 1
-            ny = int(extent[1] // cell_size) + 1
-        origin = origin - border * cell_size
-        nx, ny = nx + 2 * border, ny + 2 * border
+            cell_size = _pick_cell_size(lo, hi)
+        cell_size, nx, ny = _fit_cells(float(cell_size), lo, hi, border)
+        origin = lo.min(axis=0) - border * cell_size
         self.cell_size, self.origin, self.nx, self.ny = cell_size, origin, nx, ny
 
         ix0, iy0 = self._cells_of(lo)
@@ -96,10 +98,18 @@ class CapsuleGrid:
             radius[shape_idx] + cell_size * math.sqrt(0.5),
         )
         shape_idx, cell = shape_idx[keep], (cx * ny + cy)[keep]
-        order = np.argsort(cell, kind="stable")
+        rows = nx * ny
+        if rows > _MAX_CELLS:
+            bits = len(cell).bit_length()
+            rows = 1 << bits
+            self._shift = np.uint64(64 - bits)
+        slot = self._slots(cell)
+        order = np.argsort(slot, kind="stable")
         self.cell_items = shape_idx[order]
-        self.cell_start = np.zeros(nx * ny + 1, dtype=np.intp)
-        np.cumsum(np.bincount(cell, minlength=nx * ny), out=self.cell_start[1:])
+        if self._shift is not None:
+            self._item_cell = cell[order]
+        self.cell_start = np.zeros(rows + 1, dtype=np.intp)
+        np.cumsum(np.bincount(slot, minlength=rows), out=self.cell_start[1:])
         self._finish()
 
     def _finish(self) -> None:
@@ -115,11 +125,38 @@ class CapsuleGrid:
         cells = cells.astype(np.intp)
         return cells[:, 0], cells[:, 1]
 
+    def _slots(self, cell: np.ndarray) -> np.ndarray:
+        """Table rows of cell keys ``column * ny + row``: the key itself, or its hash."""
+        if self._shift is None:
+            return cell
+        slot = cell.view(np.uint64) * _HASH_MULTIPLIER
+        slot >>= self._shift
+        return slot.view(np.intp)
+
+    def _listed(self, owner: np.ndarray | None, cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(owner, capsule)`` pairs for the capsules listed in each of the cells ``cell``
+        ``[k]`` (keys), each tagged with its ``owner`` (``None``: its position in ``cell``)."""
+        slot = self._slots(cell)
+        count = self.cell_count.take(slot)
+        busy = count.nonzero()[0]
+        if len(busy) == 0:
+            return _EMPTY_PAIRS
+        slot, count = slot.take(busy), count.take(busy)
+        rows, index = _expand_runs(
+            busy if owner is None else owner.take(busy), self.cell_start.take(slot), count
+        )
+        if self._shift is not None:  # a hashed row may hold other cells' listings too
+            mine = np.repeat(cell.take(busy), count) == self._item_cell.take(index)
+            mine = mine.nonzero()[0]
+            rows, index = rows.take(mine), index.take(mine)
+        return rows, self.cell_items.take(index)
+
     def pairs(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Candidate ``(query row, capsule)`` pairs for axis-aligned query boxes.
 
         A capsule may appear more than once for a row (when it spans several cells the box
         covers); callers reduce with a minimum, so duplicates cost time, not correctness.
+        A box spanning more cells than there are capsules lists every capsule instead.
 
         Args:
             lo: Box lower corners, shape ``[n, 2]``, px.
@@ -130,19 +167,24 @@ class CapsuleGrid:
         """
         n = len(lo)
         if n == 0 or self.size == 0:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty
+            return _EMPTY_PAIRS
         ix0, iy0 = self._cells_of(lo)
         ix1, iy1 = self._cells_of(hi)
         np.maximum(ix0, 0, out=ix0)
         np.maximum(iy0, 0, out=iy0)
         np.minimum(ix1, self.nx - 1, out=ix1)
         np.minimum(iy1, self.ny - 1, out=iy1)
+        wide = np.maximum(ix1 - ix0 + 1, 0) * np.maximum(iy1 - iy0 + 1, 0) > self.size
+        wide = wide.nonzero()[0]
+        ix1[wide] = -1  # listed below, whole
         rows, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
-        cell = cx * self.ny + cy
-        first = self.cell_start[cell]
-        count = self.cell_start[cell + 1] - first
-        return _expand_runs(rows, first, count, self.cell_items)
+        rows, items = self._listed(rows, cx * self.ny + cy)
+        if len(wide) == 0:
+            return rows, items
+        rows = np.concatenate((rows, np.repeat(wide, self.size)))
+        items = np.concatenate((items, np.tile(np.arange(self.size), len(wide))))
+        order = np.argsort(rows, kind="stable")
+        return rows[order], items[order]
 
     def point_pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(query row, capsule)`` pairs listing the capsules of the cell holding each point.
@@ -172,13 +214,7 @@ class CapsuleGrid:
         np.maximum(column, 0.0, out=column)
         np.minimum(column, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
-        count = self.cell_count.take(cell)
-        rows = count.nonzero()[0]
-        if len(rows) == 0:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty
-        cell = cell.take(rows)
-        return _expand_runs(rows, self.cell_start.take(cell), count.take(rows), self.cell_items)
+        return self._listed(None, cell)
 
 
 class BroadPhase:
@@ -270,16 +306,43 @@ class BroadPhase:
         return grid
 
 
-def _pick_cell_size(sizes: np.ndarray, extent: np.ndarray, m: int) -> float:
-    """Cell side (px) from the capsules' bounding-box sizes ``[m, 2]`` and the world extent.
+def _pick_cell_size(lo: np.ndarray, hi: np.ndarray) -> float:
+    """Cell side (px) from the capsules' bounding boxes ``lo``, ``hi`` ``[m, 2]``.
 
     Cells of about the size of a typical capsule (or of the space per capsule, if larger)
     keep both the cells a capsule is listed in and the cells a query box of ~100 px visits
-    to a few; measured best within 0.5-2x of this on 150-500 shapes.
+    to a few; measured best within 0.5-2x of this on 150-500 shapes. The space per capsule
+    leaves out the outermost 1% of the capsules on each side, so that a few far from the
+    rest do not make every cell coarse.
     """
-    typical = _median(sizes.max(axis=1))
+    m = len(lo)
+    typical = _median((hi - lo).max(axis=1))
+    centres = np.sort(lo + hi, axis=0) * 0.5
+    trim = m // 100
+    extent = np.maximum(centres[m - 1 - trim] - centres[trim] + typical, 1.0)
     spread = float(np.sqrt(extent[0] * extent[1] / m))
     return max(0.75 * typical, 0.75 * spread, 16.0)
+
+
+def _fit_cells(
+    cell_size: float, lo: np.ndarray, hi: np.ndarray, border: int
+) -> tuple[float, int, int]:
+    """``(cell_size, nx, ny)``: ``cell_size``, grown until no capsule's bounding box ``lo``,
+    ``hi`` ``[m, 2]`` spans more than ``_MAX_CELLS`` cells and cell keys fit, and the grid's
+    columns and rows over the boxes and ``border`` rings around them."""
+    origin = lo.min(axis=0)
+    extent = np.maximum(hi.max(axis=0) - origin, 1.0)
+    while True:
+        nx = int(extent[0] // cell_size) + 1 + 2 * border
+        ny = int(extent[1] // cell_size) + 1 + 2 * border
+        if nx * ny <= _MAX_CELLS:  # a dense table: no box spans more
+            return cell_size, nx, ny
+        if nx * ny < _MAX_KEY:
+            span = np.floor((hi - origin) / cell_size) - np.floor((lo - origin) / cell_size)
+            span += 1.0
+            if float((span[:, 0] * span[:, 1]).max()) <= _MAX_CELLS:
+                return cell_size, nx, ny
+        cell_size *= 1.5
 
 
 def _expand_boxes(
@@ -300,13 +363,13 @@ def _expand_boxes(
 
 
 def _expand_runs(
-    owner: np.ndarray, first: np.ndarray, count: np.ndarray, items: np.ndarray
+    owner: np.ndarray, first: np.ndarray, count: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenate ``items[first[i]:first[i] + count[i]]`` for every i, tagged with owner[i]."""
+    """``(owner[i], j)`` for every i and every ``j`` in ``first[i]:first[i] + count[i]``."""
     end = np.add.accumulate(count)  # np.cumsum without its wrapper's overhead
     rows = np.repeat(owner, count)
     index = np.arange(int(end[-1]) if len(end) else 0) + np.repeat(first - (end - count), count)
-    return rows, items.take(index)
+    return rows, index
 
 
 def _near_core(
