@@ -50,6 +50,7 @@ def query_points() -> np.ndarray:
 def test_a_far_shape_adds_no_candidates_and_no_cells(far_kind: str) -> None:
     points = query_points()
     base_short = base_long = 0
+    grids = []
     for far in FAR:
         geo = wall_field(far, far_kind)
         # Feelers and detection boxes look up one cell of a grid of grown shapes; longer
@@ -60,9 +61,9 @@ def test_a_far_shape_adds_no_candidates_and_no_cells(far_kind: str) -> None:
             base_short, base_long = short, long
         assert short == base_short, (far, short, base_short)
         assert long <= 1.05 * base_long, (far, long, base_long)
-        for grid in (geo._broad._grid, *geo._broad._halos.values()):
-            # A table row per cell, or about one per listing once cells are hashed.
-            assert len(grid.cell_count) <= max(_grid._MAX_CELLS, 2 * len(grid.cell_items))
+        grids += [geo._broad._grid, *geo._broad._halos.values()]
+    for grid in grids:  # a table row per cell, or at most four per occupied cell if hashed
+        assert len(grid.table) <= max(1 << 18, 4 * len(grid.cell_items))
 
 
 def far_world() -> tuple[StaticGeometry, np.ndarray]:
@@ -110,7 +111,7 @@ def test_far_shapes_give_the_hits_of_an_exhaustive_search(
         np.testing.assert_array_equal(getattr(grid_near, field), getattr(all_near, field))
     assert all_near.found.sum() > 300 and all_rays.hit.sum() > 100
     grid = geo._broad._grid
-    assert len(grid.cell_count) < grid.nx * grid.ny  # cells hashed: the case under test
+    assert len(grid.table) < grid.nx * grid.ny  # cells hashed: the case under test
     # Every shape within reach is a candidate of its point.
     listed = set(zip(*(p.tolist() for p in grid_pairs), strict=True))
     for row in all_near.found.nonzero()[0].tolist():

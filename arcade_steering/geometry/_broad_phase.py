@@ -13,17 +13,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._cell_table import MAX_CELLS, CellTable
+
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
-#: Up to this many cells a grid is a dense table indexed by cell; a grid spanning more (a
-#: shape far from the rest) is a hash table of about as many rows as the capsules are listed
-#: in, so its memory and cost follow the shapes, not the distances between them. A capsule's
-#: bounding box also spans at most this many cells: the cells grow to respect it.
-_MAX_CELLS = 1 << 18
-#: Cell keys ``column * rows + row`` stay below this, in int64.
+#: Cell numbers ``column * ny + row`` stay below this, in int64.
 _MAX_KEY = 1 << 62
-#: Fibonacci hashing: a cell key times this (mod 2**64), its top bits, is the table row.
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 #: Up to this many capsules asked about, every row is tested against every capsule
 #: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
@@ -46,9 +41,8 @@ class CapsuleGrid:
 
     A capsule is registered in every cell of its bounding box whose centre lies within
     ``radius + cell_size * sqrt(2) / 2`` of its core segment, so a long diagonal wall is not
-    listed in the empty corners of its bounding box. Up to ``_MAX_CELLS`` cells the lists
-    are found by cell number; a grid spanning more hashes the cell numbers into a table of
-    about as many rows as there are listings and keeps each listing's cell to check.
+    listed in the empty corners of its bounding box. A :class:`CellTable` finds each cell's
+    listings: by cell number, or by a hash of it for a grid spanning more than ``MAX_CELLS``.
 
     Args:
         a: Core segment starts, shape ``[m, 2]``, px.
@@ -69,15 +63,13 @@ class CapsuleGrid:
     ) -> None:
         m = len(radius)
         self.size = m
-        self._shift: np.uint64 | None = None  # hashed tables: 64 - log2(rows)
-        self._item_cell = np.zeros(0, dtype=np.intp)
         if m == 0:
             self.cell_size = 1.0
             self.origin = np.zeros(2)
             self.nx = self.ny = 1
-            self.cell_start = np.zeros(2, dtype=np.intp)
+            self.table = CellTable(np.zeros(0, dtype=np.intp), 1)
             self.cell_items = np.zeros(0, dtype=np.intp)
-            self._finish()
+            self._scale = 1.0
             return
         lo = np.minimum(a, b) - radius[:, None]
         hi = np.maximum(a, b) + radius[:, None]
@@ -98,24 +90,10 @@ class CapsuleGrid:
             radius[shape_idx] + cell_size * math.sqrt(0.5),
         )
         shape_idx, cell = shape_idx[keep], (cx * ny + cy)[keep]
-        rows = nx * ny
-        if rows > _MAX_CELLS:
-            bits = len(cell).bit_length()
-            rows = 1 << bits
-            self._shift = np.uint64(64 - bits)
-        slot = self._slots(cell)
-        order = np.argsort(slot, kind="stable")
+        order = np.argsort(cell, kind="stable")
         self.cell_items = shape_idx[order]
-        if self._shift is not None:
-            self._item_cell = cell[order]
-        self.cell_start = np.zeros(rows + 1, dtype=np.intp)
-        np.cumsum(np.bincount(slot, minlength=rows), out=self.cell_start[1:])
-        self._finish()
-
-    def _finish(self) -> None:
-        """Derived tables for :meth:`point_pairs`."""
-        self.cell_count = np.diff(self.cell_start)
-        self._scale = 1.0 / self.cell_size
+        self._scale = 1.0 / cell_size
+        self.table = CellTable(cell[order], nx * ny)
 
     def _cells_of(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Unclipped integer cell coordinates of ``points`` ``[n, 2]``."""
@@ -125,30 +103,20 @@ class CapsuleGrid:
         cells = cells.astype(np.intp)
         return cells[:, 0], cells[:, 1]
 
-    def _slots(self, cell: np.ndarray) -> np.ndarray:
-        """Table rows of cell keys ``column * ny + row``: the key itself, or its hash."""
-        if self._shift is None:
-            return cell
-        slot = cell.view(np.uint64) * _HASH_MULTIPLIER
-        slot >>= self._shift
-        return slot.view(np.intp)
-
     def _listed(self, owner: np.ndarray | None, cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(owner, capsule)`` pairs for the capsules listed in each of the cells ``cell``
-        ``[k]`` (keys), each tagged with its ``owner`` (``None``: its position in ``cell``)."""
-        slot = self._slots(cell)
-        count = self.cell_count.take(slot)
+        ``[k]`` (numbers), each tagged with its ``owner`` (``None``: its position in ``cell``)."""
+        table = self.table
+        slot = table.rows(cell)
+        count = table.count.take(slot)
         busy = count.nonzero()[0]
         if len(busy) == 0:
             return _EMPTY_PAIRS
-        slot, count = slot.take(busy), count.take(busy)
         rows, index = _expand_runs(
-            busy if owner is None else owner.take(busy), self.cell_start.take(slot), count
+            busy if owner is None else owner.take(busy),
+            table.first.take(slot.take(busy)),
+            count.take(busy),
         )
-        if self._shift is not None:  # a hashed row may hold other cells' listings too
-            mine = np.repeat(cell.take(busy), count) == self._item_cell.take(index)
-            mine = mine.nonzero()[0]
-            rows, index = rows.take(mine), index.take(mine)
         return rows, self.cell_items.take(index)
 
     def pairs(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -328,19 +296,19 @@ def _fit_cells(
     cell_size: float, lo: np.ndarray, hi: np.ndarray, border: int
 ) -> tuple[float, int, int]:
     """``(cell_size, nx, ny)``: ``cell_size``, grown until no capsule's bounding box ``lo``,
-    ``hi`` ``[m, 2]`` spans more than ``_MAX_CELLS`` cells and cell keys fit, and the grid's
+    ``hi`` ``[m, 2]`` spans more than ``MAX_CELLS`` cells and cell keys fit, and the grid's
     columns and rows over the boxes and ``border`` rings around them."""
     origin = lo.min(axis=0)
     extent = np.maximum(hi.max(axis=0) - origin, 1.0)
     while True:
         nx = int(extent[0] // cell_size) + 1 + 2 * border
         ny = int(extent[1] // cell_size) + 1 + 2 * border
-        if nx * ny <= _MAX_CELLS:  # a dense table: no box spans more
+        if nx * ny <= MAX_CELLS:  # a dense table: no box spans more
             return cell_size, nx, ny
         if nx * ny < _MAX_KEY:
             span = np.floor((hi - origin) / cell_size) - np.floor((lo - origin) / cell_size)
             span += 1.0
-            if float((span[:, 0] * span[:, 1]).max()) <= _MAX_CELLS:
+            if float((span[:, 0] * span[:, 1]).max()) <= MAX_CELLS:
                 return cell_size, nx, ny
         cell_size *= 1.5
 
