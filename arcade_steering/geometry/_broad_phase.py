@@ -19,6 +19,8 @@ __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
 #: Cell numbers ``column * ny + row`` stay below this, in int64.
 _MAX_KEY = 1 << 62
+#: A hashed grid's capsules' bounding boxes span at most this many cells in all.
+_MAX_SPANNED = 4 * MAX_CELLS
 _EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 #: Up to this many capsules asked about, every row is tested against every capsule
 #: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
@@ -295,22 +297,35 @@ def _pick_cell_size(lo: np.ndarray, hi: np.ndarray) -> float:
 def _fit_cells(
     cell_size: float, lo: np.ndarray, hi: np.ndarray, border: int
 ) -> tuple[float, int, int]:
-    """``(cell_size, nx, ny)``: ``cell_size``, grown until no capsule's bounding box ``lo``,
-    ``hi`` ``[m, 2]`` spans more than ``MAX_CELLS`` cells and cell keys fit, and the grid's
-    columns and rows over the boxes and ``border`` rings around them."""
+    """``(cell_size, nx, ny)``: the cell side for a grid over the bounding boxes ``lo``,
+    ``hi`` ``[m, 2]`` and ``border`` rings around them, and its columns and rows.
+
+    A dense table grows the cells until it has at most ``MAX_CELLS``; a hashed one until the
+    boxes span at most ``_MAX_SPANNED`` cells in all (listing a capsule visits every cell of
+    its box, so that bounds the memory a build takes). The dense one is kept unless its cells
+    would be more than twice as wide: the table is then mostly empty space (a shape far from
+    the rest), which the hashed one does not hold.
+    """
     origin = lo.min(axis=0)
     extent = np.maximum(hi.max(axis=0) - origin, 1.0)
-    while True:
-        nx = int(extent[0] // cell_size) + 1 + 2 * border
-        ny = int(extent[1] // cell_size) + 1 + 2 * border
-        if nx * ny <= MAX_CELLS:  # a dense table: no box spans more
-            return cell_size, nx, ny
-        if nx * ny < _MAX_KEY:
-            span = np.floor((hi - origin) / cell_size) - np.floor((lo - origin) / cell_size)
-            span += 1.0
-            if float((span[:, 0] * span[:, 1]).max()) <= MAX_CELLS:
-                return cell_size, nx, ny
-        cell_size *= 1.5
+
+    def grid(size: float) -> tuple[int, int]:
+        return int(extent[0] // size) + 1 + 2 * border, int(extent[1] // size) + 1 + 2 * border
+
+    def fits_hashed(size: float) -> bool:
+        if math.prod(grid(size)) >= _MAX_KEY:
+            return False
+        span = np.floor((hi - origin) / size) - np.floor((lo - origin) / size)
+        span += 1.0
+        return float(np.dot(span[:, 0], span[:, 1])) <= _MAX_SPANNED
+
+    dense = hashed = cell_size
+    while math.prod(grid(dense)) > MAX_CELLS:
+        dense *= 1.5
+    while 2.0 * hashed < dense and not fits_hashed(hashed):
+        hashed *= 1.5
+    size = dense if dense <= 2.0 * hashed else hashed
+    return size, *grid(size)
 
 
 def _expand_boxes(
