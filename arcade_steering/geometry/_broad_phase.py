@@ -13,10 +13,14 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._cell_table import MAX_CELLS, CellTable
+
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
-#: Upper bound on the number of grid cells; the cell size grows to respect it.
-_MAX_CELLS = 1 << 18
+#: Cell numbers ``column * ny + row`` stay below this, in int64.
+_MAX_KEY = 1 << 62
+#: A hashed grid's capsules' bounding boxes span at most this many cells in all.
+_MAX_SPANNED = 4 * MAX_CELLS
 _EMPTY_PAIRS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 #: Up to this many capsules asked about, every row is tested against every capsule
 #: (the grid's bookkeeping costs more than it saves): measured 1.2x faster at 4 shapes and
@@ -37,11 +41,12 @@ _EDGE = 1e-9
 
 
 class CapsuleGrid:
-    """Uniform grid of square cells, each listing the capsules that may overlap it.
+    """Grid of square cells, each listing the capsules that may overlap it.
 
     A capsule is registered in every cell of its bounding box whose centre lies within
     ``radius + cell_size * sqrt(2) / 2`` of its core segment, so a long diagonal wall is not
-    listed in the empty corners of its bounding box.
+    listed in the empty corners of its bounding box. A :class:`CellTable` finds each cell's
+    listings: by cell number, or by a hash of it for a grid spanning more than ``MAX_CELLS``.
 
     Args:
         a: Core segment starts, shape ``[m, 2]``, px.
@@ -66,25 +71,16 @@ class CapsuleGrid:
             self.cell_size = 1.0
             self.origin = np.zeros(2)
             self.nx = self.ny = 1
-            self.cell_start = np.zeros(2, dtype=np.intp)
+            self.table = CellTable(np.zeros(0, dtype=np.intp), 1)
             self.cell_items = np.zeros(0, dtype=np.intp)
-            self._finish()
+            self._scale = 1.0
             return
         lo = np.minimum(a, b) - radius[:, None]
         hi = np.maximum(a, b) + radius[:, None]
-        origin = lo.min(axis=0)
-        extent = np.maximum(hi.max(axis=0) - origin, 1.0)
         if cell_size is None:
-            cell_size = _pick_cell_size(hi - lo, extent, m)
-        cell_size = float(cell_size)
-        nx = int(extent[0] // cell_size) + 1
-        ny = int(extent[1] // cell_size) + 1
-        while nx * ny > _MAX_CELLS:
-            cell_size *= 1.5
-            nx = int(extent[0] // cell_size) + 1
-            ny = int(extent[1] // cell_size) + 1
-        origin = origin - border * cell_size
-        nx, ny = nx + 2 * border, ny + 2 * border
+            cell_size = _pick_cell_size(lo, hi)
+        cell_size, nx, ny = _fit_cells(float(cell_size), lo, hi, border)
+        origin = lo.min(axis=0) - border * cell_size
         self.cell_size, self.origin, self.nx, self.ny = cell_size, origin, nx, ny
 
         ix0, iy0 = self._cells_of(lo)
@@ -100,14 +96,8 @@ class CapsuleGrid:
         shape_idx, cell = shape_idx[keep], (cx * ny + cy)[keep]
         order = np.argsort(cell, kind="stable")
         self.cell_items = shape_idx[order]
-        self.cell_start = np.zeros(nx * ny + 1, dtype=np.intp)
-        np.cumsum(np.bincount(cell, minlength=nx * ny), out=self.cell_start[1:])
-        self._finish()
-
-    def _finish(self) -> None:
-        """Derived tables for :meth:`point_pairs`."""
-        self.cell_count = np.diff(self.cell_start)
-        self._scale = 1.0 / self.cell_size
+        self._scale = 1.0 / cell_size
+        self.table = CellTable(cell[order], nx * ny)
 
     def _cells_of(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Unclipped integer cell coordinates of ``points`` ``[n, 2]``."""
@@ -117,11 +107,28 @@ class CapsuleGrid:
         cells = cells.astype(np.intp)
         return cells[:, 0], cells[:, 1]
 
+    def _listed(self, owner: np.ndarray | None, cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(owner, capsule)`` pairs for the capsules listed in each of the cells ``cell``
+        ``[k]`` (numbers), each tagged with its ``owner`` (``None``: its position in ``cell``)."""
+        table = self.table
+        slot = table.rows(cell)
+        count = table.count.take(slot)
+        busy = count.nonzero()[0]
+        if len(busy) == 0:
+            return _EMPTY_PAIRS
+        rows, index = _expand_runs(
+            busy if owner is None else owner.take(busy),
+            table.first.take(slot.take(busy)),
+            count.take(busy),
+        )
+        return rows, self.cell_items.take(index)
+
     def pairs(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Candidate ``(query row, capsule)`` pairs for axis-aligned query boxes.
 
         A capsule may appear more than once for a row (when it spans several cells the box
         covers); callers reduce with a minimum, so duplicates cost time, not correctness.
+        A box spanning more cells than there are capsules lists every capsule instead.
 
         Args:
             lo: Box lower corners, shape ``[n, 2]``, px.
@@ -132,19 +139,24 @@ class CapsuleGrid:
         """
         n = len(lo)
         if n == 0 or self.size == 0:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty
+            return _EMPTY_PAIRS
         ix0, iy0 = self._cells_of(lo)
         ix1, iy1 = self._cells_of(hi)
         np.maximum(ix0, 0, out=ix0)
         np.maximum(iy0, 0, out=iy0)
         np.minimum(ix1, self.nx - 1, out=ix1)
         np.minimum(iy1, self.ny - 1, out=iy1)
+        wide = np.maximum(ix1 - ix0 + 1, 0) * np.maximum(iy1 - iy0 + 1, 0) > self.size
+        wide = wide.nonzero()[0]
+        ix1[wide] = -1  # listed below, whole
         rows, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
-        cell = cx * self.ny + cy
-        first = self.cell_start[cell]
-        count = self.cell_start[cell + 1] - first
-        return _expand_runs(rows, first, count, self.cell_items)
+        rows, items = self._listed(rows, cx * self.ny + cy)
+        if len(wide) == 0:
+            return rows, items
+        rows = np.concatenate((rows, np.repeat(wide, self.size)))
+        items = np.concatenate((items, np.tile(np.arange(self.size), len(wide))))
+        order = np.argsort(rows, kind="stable")
+        return rows[order], items[order]
 
     def segment_pairs(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(query row, capsule)`` pairs listing the capsules of every cell each thin
@@ -209,13 +221,7 @@ class CapsuleGrid:
         np.maximum(column, 0.0, out=column)
         np.minimum(column, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
-        count = self.cell_count.take(cell)
-        rows = count.nonzero()[0]
-        if len(rows) == 0:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty
-        cell = cell.take(rows)
-        return _expand_runs(rows, self.cell_start.take(cell), count.take(rows), self.cell_items)
+        return self._listed(None, cell)
 
 
 class BroadPhase:
@@ -322,16 +328,56 @@ class BroadPhase:
         return grid
 
 
-def _pick_cell_size(sizes: np.ndarray, extent: np.ndarray, m: int) -> float:
-    """Cell side (px) from the capsules' bounding-box sizes ``[m, 2]`` and the world extent.
+def _pick_cell_size(lo: np.ndarray, hi: np.ndarray) -> float:
+    """Cell side (px) from the capsules' bounding boxes ``lo``, ``hi`` ``[m, 2]``.
 
     Cells of about the size of a typical capsule (or of the space per capsule, if larger)
     keep both the cells a capsule is listed in and the cells a query box of ~100 px visits
-    to a few; measured best within 0.5-2x of this on 150-500 shapes.
+    to a few; measured best within 0.5-2x of this on 150-500 shapes. The space per capsule
+    leaves out the outermost 1% of the capsules on each side, so that a few far from the
+    rest do not make every cell coarse.
     """
-    typical = _median(sizes.max(axis=1))
+    m = len(lo)
+    typical = _median((hi - lo).max(axis=1))
+    centres = np.sort(lo + hi, axis=0) * 0.5
+    trim = m // 100
+    extent = np.maximum(centres[m - 1 - trim] - centres[trim] + typical, 1.0)
     spread = float(np.sqrt(extent[0] * extent[1] / m))
     return max(0.75 * typical, 0.75 * spread, 16.0)
+
+
+def _fit_cells(
+    cell_size: float, lo: np.ndarray, hi: np.ndarray, border: int
+) -> tuple[float, int, int]:
+    """``(cell_size, nx, ny)``: the cell side for a grid over the bounding boxes ``lo``,
+    ``hi`` ``[m, 2]`` and ``border`` rings around them, and its columns and rows.
+
+    A dense table grows the cells until it has at most ``MAX_CELLS``; a hashed one until the
+    boxes span at most ``_MAX_SPANNED`` cells in all (listing a capsule visits every cell of
+    its box, so that bounds the memory a build takes). The dense one is kept unless its cells
+    would be more than twice as wide: the table is then mostly empty space (a shape far from
+    the rest), which the hashed one does not hold.
+    """
+    origin = lo.min(axis=0)
+    extent = np.maximum(hi.max(axis=0) - origin, 1.0)
+
+    def grid(size: float) -> tuple[int, int]:
+        return int(extent[0] // size) + 1 + 2 * border, int(extent[1] // size) + 1 + 2 * border
+
+    def fits_hashed(size: float) -> bool:
+        if math.prod(grid(size)) >= _MAX_KEY:
+            return False
+        span = np.floor((hi - origin) / size) - np.floor((lo - origin) / size)
+        span += 1.0
+        return float(np.dot(span[:, 0], span[:, 1])) <= _MAX_SPANNED
+
+    dense = hashed = cell_size
+    while math.prod(grid(dense)) > MAX_CELLS:
+        dense *= 1.5
+    while 2.0 * hashed < dense and not fits_hashed(hashed):
+        hashed *= 1.5
+    size = dense if dense <= 2.0 * hashed else hashed
+    return size, *grid(size)
 
 
 def _expand_boxes(
@@ -360,13 +406,13 @@ def _runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _expand_runs(
-    owner: np.ndarray, first: np.ndarray, count: np.ndarray, items: np.ndarray
+    owner: np.ndarray, first: np.ndarray, count: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenate ``items[first[i]:first[i] + count[i]]`` for every i, tagged with owner[i]."""
+    """``(owner[i], j)`` for every i and every ``j`` in ``first[i]:first[i] + count[i]``."""
     end = np.add.accumulate(count)  # np.cumsum without its wrapper's overhead
     rows = np.repeat(owner, count)
     index = np.arange(int(end[-1]) if len(end) else 0) + np.repeat(first - (end - count), count)
-    return rows, items.take(index)
+    return rows, index
 
 
 def _near_core(
