@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._cell_lists import crossed_cells, expand_boxes, expand_runs
 from ._cell_table import MAX_CELLS, CellTable
 
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
@@ -36,8 +37,6 @@ _HALO_STEP = 8.0
 _HALO_MIN_CELL = 8.0
 _HALO_GRIDS = 8
 _HALO_MAX = 256.0
-#: A segment within this much of a cell (in cells) counts as crossing it.
-_EDGE = 1e-9
 
 
 class CapsuleGrid:
@@ -85,7 +84,7 @@ class CapsuleGrid:
 
         ix0, iy0 = self._cells_of(lo)
         ix1, iy1 = self._cells_of(hi)
-        shape_idx, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
+        shape_idx, cx, cy = expand_boxes(ix0, iy0, ix1, iy1)
         keep = _near_core(
             (cx + 0.5) * cell_size + origin[0],
             (cy + 0.5) * cell_size + origin[1],
@@ -107,7 +106,7 @@ class CapsuleGrid:
         cells = cells.astype(np.intp)
         return cells[:, 0], cells[:, 1]
 
-    def _listed(self, owner: np.ndarray | None, cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def listed(self, owner: np.ndarray | None, cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(owner, capsule)`` pairs for the capsules listed in each of the cells ``cell``
         ``[k]`` (numbers), each tagged with its ``owner`` (``None``: its position in ``cell``)."""
         table = self.table
@@ -116,7 +115,7 @@ class CapsuleGrid:
         busy = count.nonzero()[0]
         if len(busy) == 0:
             return _EMPTY_PAIRS
-        rows, index = _expand_runs(
+        rows, index = expand_runs(
             busy if owner is None else owner.take(busy),
             table.first.take(slot.take(busy)),
             count.take(busy),
@@ -149,8 +148,8 @@ class CapsuleGrid:
         wide = np.maximum(ix1 - ix0 + 1, 0) * np.maximum(iy1 - iy0 + 1, 0) > self.size
         wide = wide.nonzero()[0]
         ix1[wide] = -1  # listed below, whole
-        rows, cx, cy = _expand_boxes(ix0, iy0, ix1, iy1)
-        rows, items = self._listed(rows, cx * self.ny + cy)
+        rows, cx, cy = expand_boxes(ix0, iy0, ix1, iy1)
+        rows, items = self.listed(rows, cx * self.ny + cy)
         if len(wide) == 0:
             return rows, items
         rows = np.concatenate((rows, np.repeat(wide, self.size)))
@@ -160,38 +159,10 @@ class CapsuleGrid:
 
     def segment_pairs(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(query row, capsule)`` pairs listing the capsules of every cell each thin
-        segment ``starts -> ends`` ``[n, 2]`` crosses (or touches), rows ascending.
-
-        A long segment visits the cells along it, not every cell of its bounding box: one
-        column of cells at a time, and in each the run of cells its y spans there. A capsule
-        may appear more than once for a row.
-        """
-        g0 = (starts - self.origin) * self._scale
-        g1 = (ends - self.origin) * self._scale
-        flip = (g0[:, 0] > g1[:, 0])[:, None]  # x ascending
-        a, b = np.where(flip, g1, g0), np.where(flip, g0, g1)
-        x0, y0, x1, y1 = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
-        dx = x1 - x0
-        slope = (y1 - y0) / np.where(dx > 0.0, dx, 1.0)
-        # Within _EDGE of a cell counts as in it: a contact on a cell's border lies in either.
-        c0 = np.maximum(np.floor(x0 - _EDGE), 0.0).astype(np.intp)
-        c1 = np.minimum(np.floor(x1 + _EDGE), self.nx - 1.0).astype(np.intp)
-        ray, column = _runs(c0, c1)
-        # The y span in each column: from the segment's ends, or where it crosses the
-        # column's borders.
-        x0, y0, slope = x0[ray], y0[ray], slope[ray]
-        ya = np.where(column <= x0, y0, y0 + (column - x0) * slope)
-        right = column + 1.0
-        yb = np.where(right >= x1[ray], y1[ray], y0 + (right - x0) * slope)
-        r0 = np.maximum(np.floor(np.minimum(ya, yb) - _EDGE), 0.0).astype(np.intp)
-        r1 = np.minimum(np.floor(np.maximum(ya, yb) + _EDGE), self.ny - 1.0).astype(np.intp)
-        run, row = _runs(r0, r1)
-        cell = column.take(run) * self.ny + row
-        count = self.cell_count.take(cell)
-        busy = count.nonzero()[0]
-        cell = cell.take(busy)
-        owner = ray.take(run.take(busy))
-        return _expand_runs(owner, self.cell_start.take(cell), count.take(busy), self.cell_items)
+        segment ``starts -> ends`` ``[n, 2]`` crosses (or touches), rows ascending: see
+        :func:`~arcade_steering.geometry._cell_lists.crossed_cells`."""
+        ray, cell = crossed_cells(self.origin, self.cell_size, self.nx, self.ny, starts, ends)
+        return self.listed(ray, cell)
 
     def point_pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(query row, capsule)`` pairs listing the capsules of the cell holding each point.
@@ -221,7 +192,7 @@ class CapsuleGrid:
         np.maximum(column, 0.0, out=column)
         np.minimum(column, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
-        return self._listed(None, cell)
+        return self.listed(None, cell)
 
 
 class BroadPhase:
@@ -378,41 +349,6 @@ def _fit_cells(
         hashed *= 1.5
     size = dense if dense <= 2.0 * hashed else hashed
     return size, *grid(size)
-
-
-def _expand_boxes(
-    ix0: np.ndarray, iy0: np.ndarray, ix1: np.ndarray, iy1: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """List every cell of every box ``[ix0, ix1] x [iy0, iy1]`` (empty boxes give none).
-
-    Returns:
-        ``(owner, cx, cy)``: the box index and cell coordinates of each listed cell.
-    """
-    w = ix1 - ix0 + 1
-    h = iy1 - iy0 + 1
-    count = np.where((w > 0) & (h > 0), w * h, 0)
-    owner = np.repeat(np.arange(len(count)), count)
-    k = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
-    w_owner = w[owner]
-    return owner, ix0[owner] + k % w_owner, iy0[owner] + k // w_owner
-
-
-def _runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(owner, value)``: each whole number from ``lo[i]`` to ``hi[i]``, tagged with i."""
-    count = np.maximum(hi - lo + 1, 0)
-    owner = np.repeat(np.arange(len(count)), count)
-    end = np.add.accumulate(count)
-    return owner, np.arange(len(owner)) + np.repeat(lo - (end - count), count)
-
-
-def _expand_runs(
-    owner: np.ndarray, first: np.ndarray, count: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(owner[i], j)`` for every i and every ``j`` in ``first[i]:first[i] + count[i]``."""
-    end = np.add.accumulate(count)  # np.cumsum without its wrapper's overhead
-    rows = np.repeat(owner, count)
-    index = np.arange(int(end[-1]) if len(end) else 0) + np.repeat(first - (end - count), count)
-    return rows, index
 
 
 def _near_core(
