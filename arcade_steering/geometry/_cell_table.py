@@ -19,7 +19,7 @@ MAX_CELLS = 1 << 18
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 #: A hashed cell sits at most this many rows past its home (linear probing; a lookup tries
 #: them all in one gather): the table doubles until it does.
-_MAX_PROBES = 16
+_MAX_PROBES = 8
 
 
 class CellTable:
