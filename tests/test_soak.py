@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
+
+sys.path.insert(0, os.fspath(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import maze_soak  # the soaks count wall crossings the same way
 
 BOX = 1000.0
 AGENTS = 500
@@ -21,19 +28,6 @@ INTERIOR_WALLS = [
     ((750, 200), (750, 800)),
     ((100, 500), (400, 500)),
 ]
-
-
-def _crossings(start: np.ndarray, end: np.ndarray, walls: np.ndarray) -> int:
-    """Moves ``start -> end`` that cross a wall's centre line (walls ``(m, 4)``)."""
-    r = (end - start)[:, None, :]
-    s = (walls[:, 2:] - walls[:, :2])[None]
-    qp = walls[None, :, :2] - start[:, None, :]
-    denominator = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denominator
-        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denominator
-    crossed = (denominator != 0) & (t > 0) & (t <= 1) & (u >= 0) & (u <= 1)
-    return int(crossed.any(axis=1).sum())
 
 
 def _free_points(world: steer.SteeringWorld, rng, count: int, clearance: float) -> list:
@@ -90,7 +84,7 @@ def test_soak_no_nan_no_escape_bounded_memory() -> None:
         world.update(float(rng.uniform(0.0, 0.1)))
         after = np.array([s.position for s in sprites])
         nan += int((~np.isfinite(after)).any(axis=1).sum())
-        crossings += _crossings(before, after, walls)
+        crossings += maze_soak.crossings(before, after, walls)
         outside += int(((after < 0) | (after > BOX)).any(axis=1).sum())
     memory_growth = tracemalloc.get_traced_memory()[0] - memory_start
     tracemalloc.stop()
