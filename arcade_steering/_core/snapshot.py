@@ -118,5 +118,4 @@ def load_world(
     rng.bit_generator.state = snapshot.rng
     tracker.load(snapshot.tracker)
     sprites, rows = table.sprites(), table.rows
-    unknown = np.full((len(rows), 2), np.nan)  # differs from every position: all are written
-    sync.push(table.arrays, rows, sprites, unknown, sync.places(sprites, table.row_of_id), None)
+    sync.show(table.arrays, rows, sprites, sync.places(sprites, table.row_of_id))

@@ -108,6 +108,14 @@ class SpriteSync:
                 list_slots.select(changed),
             )
 
+    def show(
+        self, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+    ) -> None:
+        """Write every sprite where its agent is, turned as last written (after a restore,
+        which put back the positions and angles the sprites showed then)."""
+        position = arrays.position.take(rows, axis=0)
+        _write(arrays, rows, sprites, position, arrays.angle[rows], arrays.rotate[rows], list_slots)
+
 
 def _rewrite_unchanged(
     arrays: AgentArrays, rows: np.ndarray, changed: np.ndarray, list_slots: ListSlots
