@@ -153,3 +153,44 @@ def _positions_after(world: steer.SteeringWorld, sprites: list, frames: int) -> 
     for _ in range(frames):
         world.update(1 / 60)
     return np.array([sprite.position for sprite in sprites])
+
+
+def test_restore_undoes_a_new_behaviour_and_a_later_snapshot_brings_it_back() -> None:
+    world = steer.SteeringWorld(seed=0)
+    sprite = StubSprite(0, 0)
+    agent = world.attach(sprite, steer.Seek((100, 0)))
+    before = world.snapshot()
+    for _ in range(5):
+        world.update(1 / 60)
+    flee = steer.Flee((100, 0))
+    agent.behavior = flee
+    after, speed = world.snapshot(), agent.velocity[0]
+    world.restore(before)
+    assert isinstance(agent.behavior, steer.Seek)
+    world.restore(after)
+    assert agent.behavior is flee
+    world.update(1 / 60)
+    assert agent.velocity[0] < speed  # brakes to flee: the restored tree steers
+
+
+def test_restore_shows_real_sprites_as_they_were_saved() -> None:
+    import arcade
+
+    world = steer.SteeringWorld(seed=0)
+    sprites = arcade.SpriteList()
+    for i in range(20):
+        sprite = arcade.SpriteSolidColor(8, 8, center_x=10.0 * i, center_y=0.0)
+        sprites.append(sprite)
+        world.attach(sprite, steer.Wander(), max_speed=50, rotate=i % 2 == 0)
+    for _ in range(10):
+        world.update(1 / 60)
+    shown = [(sprite.position, sprite.angle) for sprite in sprites]
+    snapshot = world.snapshot()
+    for _ in range(10):
+        world.update(1 / 60)
+    world.restore(snapshot)
+    assert [(sprite.position, sprite.angle) for sprite in sprites] == shown
+    # The lists' buffers were written too: an update sees no sprite moved by the game.
+    world.update(1 / 60)
+    world.restore(snapshot)
+    assert [(sprite.position, sprite.angle) for sprite in sprites] == shown

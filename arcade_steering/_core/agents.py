@@ -13,7 +13,7 @@ import operator
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count, repeat
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,10 @@ __all__ = ["AgentTable", "SavedTable"]
 # Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
 _call = getattr(operator, "call", None)
 
+#: Numbers for the tables' layouts (who is attached, in what order, with which tree): a fresh
+#: one for every change, never reused, so two equal numbers mean the same layout.
+_layouts = count()
+
 
 @dataclass(frozen=True, eq=False)
 class SavedTable:
@@ -35,6 +39,8 @@ class SavedTable:
     arrays: SavedArrays
     slot_of: dict[int, int]
     order: dict[int, None]
+    #: The table's layout number then.
+    layout: int
 
 
 class AgentTable:
@@ -56,6 +62,9 @@ class AgentTable:
         self._row_of_id: dict[int, int] | None = None
         self._batches: list[Batch] | None = []
         self._shapes_stale = False
+        self._layout = next(_layouts)
+        # The last save's copies of the bookkeeping, shared by saves while the layout holds.
+        self._saved_layout: tuple[int, dict[int, int], dict[int, None]] | None = None
 
     # -- membership -------------------------------------------------------------------------
 
@@ -82,19 +91,25 @@ class AgentTable:
 
     def save(self) -> SavedTable:
         """A copy of every agent's columns and of who is attached, in what order."""
-        return SavedTable(self.arrays.save(), dict(self._slot_of), dict(self._order))
+        if self._saved_layout is None or self._saved_layout[0] != self._layout:
+            self._saved_layout = (self._layout, dict(self._slot_of), dict(self._order))
+        _, slot_of, order = self._saved_layout
+        return SavedTable(self.arrays.save(), slot_of, order, self._layout)
 
     def load(self, saved: SavedTable) -> None:
         """Put back a :meth:`save`: the agents attached then, as they were. Agents whose
         sprites were garbage collected since are dropped."""
         behavior = self.arrays.behavior
-        same_agents = saved.order == self._order and saved.slot_of == self._slot_of
-        # Components compare by identity: one C-level pass over the column.
-        same_trees = same_agents and bool((behavior == saved.arrays.columns["behavior"]).all())
+        same_agents = same_trees = saved.layout == self._layout
+        if not same_trees:  # maybe changed and changed back: compare
+            same_agents = saved.order == self._order and saved.slot_of == self._slot_of
+            # Components compare by identity: one C-level pass over the column.
+            same_trees = same_agents and bool((behavior == saved.arrays.columns["behavior"]).all())
         # The same agents with the same trees: the object columns (sprites, views, trees)
         # hold what they held then, and every sprite is alive or already reported dead.
         self.arrays.load(saved.arrays, objects=not same_trees)
         if same_trees:
+            self._layout = saved.layout
             return
         if not same_agents:  # what depends on who is attached is worked out again
             self._slot_of = dict(saved.slot_of)
@@ -102,6 +117,7 @@ class AgentTable:
             self._changed()
         else:
             self._batches = None
+        self._layout = saved.layout
         sprite = self.arrays.sprite
         gone = [slot for slot in self._order if sprite[slot]() is None]
         if gone:
@@ -202,6 +218,7 @@ class AgentTable:
         self.arrays.shape_key[slot] = None
         self.arrays.state.reset(slot)
         self._batches = None
+        self._layout = next(_layouts)
 
     def batches(self) -> list[Batch]:
         """The agents grouped by the shape of their trees, again only after a change."""
@@ -227,6 +244,7 @@ class AgentTable:
 
     def _changed(self) -> None:
         self.version += 1
+        self._layout = next(_layouts)
         self._rows = self._row_of_slot = None
         self._refs = None
         self._row_of_id = None
