@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..geometry import KIND_WALL
-from ..geometry._frames import ON_CORE
+from ..geometry._frames import ON_CORE, contact_keys, contacts, frame_pairs
 from ..geometry._kernels import first_min
 from .contacts import SKIN, TOUCH, Pairs, as_complex, as_points, without_inward
 
@@ -126,12 +126,13 @@ def _guarded(
     key = np.full(len(rows), np.inf)
     met = np.zeros(len(rows), dtype=complex)
     swept = (grow >= 0.0).nonzero()[0]
+    frames = geometry.local_frames
     if len(swept):
-        from_, to = as_points(start[rows[swept]]), as_points(target[rows[swept]])
         each = np.arange(len(swept))
-        hits = geometry.cast_pairs(from_, to, grow[swept], each, shapes[swept])
-        key[swept] = np.where(hits.hit, hits.alpha, np.inf)
-        met[swept] = as_complex(hits.normal)
+        pairs = frame_pairs(frames, each, shapes[swept], grow[swept])[0]
+        from_, way = start.take(rows[swept]), move.take(rows[swept])
+        ray = contact_keys(pairs, pairs.local(from_), way)
+        key[swept] = np.maximum(ray, 0.0)
     held = ((grow < 0.0) & (geometry.kind[shapes] == KIND_WALL)).nonzero()[0]
     if len(held):
         key[held], met[held] = _core_crossings(
@@ -142,6 +143,15 @@ def _guarded(
         span = np.abs(move[stopped])
         back = np.maximum(alpha - SKIN / np.where(span > 0.0, span, 1.0), 0.0)
         position[stopped] = start[stopped] + back * move[stopped]
+        if len(swept):  # the normals of the swept shapes met
+            index = np.full(len(rows), -1, dtype=np.intp)
+            index[swept] = each
+            at = index.take(pair)
+            met_swept = (at >= 0).nonzero()[0]
+            at = at.take(met_swept)
+            met[pair.take(met_swept)] = contacts(
+                frames, pairs.shapes.take(at), from_.take(at), way.take(at), ray.take(at)
+            )[2]
         normal[stopped] = met[pair]
     return position, normal
 

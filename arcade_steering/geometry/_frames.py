@@ -17,6 +17,8 @@ __all__ = [
     "FramedPairs",
     "LocalFrames",
     "cast_fans",
+    "contact_keys",
+    "contacts",
     "core_distances",
     "first_contacts",
     "frame_pairs",
@@ -91,6 +93,29 @@ def core_distances(local: np.ndarray, length: np.ndarray) -> np.ndarray:
     return np.abs(local - along)
 
 
+def contact_keys(pairs: FramedPairs, local: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Each pair's ray key ``[p]`` (see :func:`~._kernels.ray_keys_local`) for circles at
+    ``local`` (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle)."""
+    return _k.ray_keys_local(local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown)
+
+
+def contacts(
+    frames: LocalFrames, shapes: np.ndarray, starts: np.ndarray, moves: np.ndarray, key: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where circles swept from ``starts`` by ``moves`` (complex ``[k]``) meet ``shapes``
+    ``[k]``, from their finite ray keys ``key`` ``[k]``: ``(alpha, contact, normal)``, how far
+    along their motion (0 where they start inside), their centres then and the outward
+    normal there (complex), each ``[k]``."""
+    reached = np.maximum(key, 0.0)
+    contact = starts + reached * moves
+    sh = frames.cols.take(shapes, axis=1)
+    normal = np.empty(len(shapes), dtype=complex)
+    normal.real, normal.imag = _k.contact_normal(
+        contact.real, contact.imag, starts.real, starts.imag, moves.real, moves.imag, key < 0.0, sh
+    )
+    return reached, contact, normal
+
+
 def first_contacts(
     frames: LocalFrames,
     pairs: FramedPairs,
@@ -111,23 +136,13 @@ def first_contacts(
 
     Returns:
         ``(circles, alpha, contact, normal, pair)``, each ``[k]``: the circles that meet a
-        shape, ascending; how far along their motion (0 where they start inside); where
-        their centres are then and the outward normal there (complex); the pair met.
+        shape, ascending, then as :func:`contacts`, and the pair met.
     """
     if local is None:
         local = pairs.local(starts)
-    key = _k.ray_keys_local(local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown)
-    circles, pair, best = _k.first_min(pairs.rows, key)
-    if len(circles) == 0:
-        nothing = np.zeros(0, dtype=complex)
-        return circles, best, nothing, nothing, pair
-    reached = np.maximum(best, 0.0)
-    start, move = starts.take(circles), moves.take(circles)
-    contact = start + reached * move
-    sh = frames.cols.take(pairs.shapes.take(pair), axis=1)
-    normal = np.empty(len(circles), dtype=complex)
-    normal.real, normal.imag = _k.contact_normal(
-        contact.real, contact.imag, start.real, start.imag, move.real, move.imag, best < 0.0, sh
+    circles, pair, best = _k.first_min(pairs.rows, contact_keys(pairs, local, moves))
+    reached, contact, normal = contacts(
+        frames, pairs.shapes.take(pair), starts.take(circles), moves.take(circles), best
     )
     return circles, reached, contact, normal, pair
 
