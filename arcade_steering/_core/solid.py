@@ -105,7 +105,7 @@ def keep_out(
 def _sweep(
     frames: LocalFrames,
     pairs: FramedPairs,
-    local: np.ndarray,
+    local: np.ndarray | None,
     source: np.ndarray,
     move: np.ndarray,
     place: np.ndarray,
