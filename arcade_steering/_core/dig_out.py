@@ -55,7 +55,7 @@ def dig_out(
     where = start.copy()
     active = np.arange(len(rows))
     for push in range(PUSHES):
-        local, shapes = pairs.of(active)
+        local, shapes = pairs.of(active) if push else pairs[:2]  # all circles at first
         if len(local) == 0:  # nothing near: the motion is free, and no push is needed
             where[active] += motion[active] if push == 0 else 0.0
             break
@@ -190,18 +190,14 @@ def _pushes(
         ``(circles, move, out)``: the circles overlapping, ascending, their moves and the
         outward normal of each one's deepest shape.
     """
-    none = np.zeros(0, dtype=np.intp)
-    nothing = (none, none.astype(complex), none.astype(complex))
     near = (depth > -TOUCH).nonzero()[0]
-    if len(near) == 0:
-        return nothing
     rows, depth, normal = rows[near], depth[near] + SKIN, as_complex(normal)[near]
-    circles, _, shallowest = first_min(rows, -depth)
     pushed = np.zeros(len(radius), dtype=bool)
-    pushed[circles[shallowest <= -SKIN]] = True  # overlapping: depth >= 0
+    pushed[rows[depth >= SKIN]] = True  # overlapping: depth >= 0
     near = pushed[rows].nonzero()[0]
     if len(near) == 0:
-        return nothing
+        none = np.zeros(0, dtype=np.intp)
+        return none, none.astype(complex), none.astype(complex)
     rows, depth, normal = rows[near], depth[near], normal[near]
     circles, first, _ = first_min(rows, -depth)
     out = normal[first]
