@@ -128,12 +128,14 @@ def _sweep(
     """
     start, target = source, place.copy()
     before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
+    prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
         circles, _, contact, normal, pair = first_contacts(frames, pairs, start, move, local)
         if len(circles) == 0:
             return  # the free ones end at their targets: place holds them
         contact += SKIN * normal
-        prior = before.take(circles)
+        if sweep:
+            prior = before.take(circles)
         speed[circles] = _slide(speed.take(circles), normal, prior)
         rest = _slide(target.take(circles) - contact, normal, prior)
         place[circles] = contact
@@ -144,13 +146,8 @@ def _sweep(
         if len(going) == 0:
             return
         circles, contact = circles.take(going), contact.take(going)
-        if sweep == 0:
-            start = source.copy()
-        start[circles] = contact
-        target[circles] = contact + rest.take(going)
-        place[circles] = target.take(circles)  # where they end unless they meet another shape
-        before[circles] = normal.take(going)
-        move = target - start
+        end = contact + rest.take(going)
+        place[circles] = end  # where they end unless they meet another shape
         # The next sweep's pairs: the going circles' others than the shape just met.
         met = np.full(len(place), -1, dtype=np.intp)
         met[circles] = pairs.shapes.take(pair.take(going))
@@ -158,15 +155,22 @@ def _sweep(
         others = ((mine >= 0) & (mine != pairs.shapes)).nonzero()[0]
         if len(others) == 0:
             return
+        if sweep == 0:
+            start = source.copy()
+        start[circles] = contact
+        target[circles] = end
+        before[circles] = normal.take(going)
+        move = target - start
         pairs, local = pairs.take(others), None
 
 
-def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray) -> np.ndarray:
+def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
     """``vectors`` along the surface of ``normal`` (their part into it removed), or zero
-    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 for
-    none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
+    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 or None
+    for none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
     each in turn would only zig-zag into the corner."""
     along = without_inward(vectors, normal)
-    into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
-    along[into_before] = 0.0
+    if before is not None:
+        into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
+        along[into_before] = 0.0
     return along
