@@ -1,4 +1,4 @@
-"""Queries answered in each shape's own frame: fans of feelers and circle overlaps.
+"""Queries answered in each shape's own frame: fans of feelers, circle overlaps and sweeps.
 
 A shape's frame puts its core on the positive x axis from the origin (rotate by ``turn``, a
 unit complex number, after subtracting ``start``): there a capsule's distance is a clamp and a
