@@ -26,13 +26,6 @@ class Pairs(NamedTuple):
     shapes: np.ndarray
     n: int
 
-    def circles(self) -> np.ndarray:
-        """The circles with a candidate, ascending."""
-        head = np.empty(len(self.rows), dtype=bool)
-        head[0] = True
-        np.not_equal(self.rows[1:], self.rows[:-1], out=head[1:])
-        return self.rows[head]
-
     def of(self, circles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of ``circles`` (ascending), rows renumbered as indices into it."""
         local = np.full(self.n, -1, dtype=np.intp)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..geometry import KIND_WALL
-from ..geometry._frames import ON_CORE
+from ..geometry._frames import ON_CORE, contact_keys, contacts, frame_pairs
 from ..geometry._kernels import first_min
 from .contacts import SKIN, TOUCH, Pairs, as_complex, as_points, without_inward
 
@@ -55,7 +55,7 @@ def dig_out(
     where = start.copy()
     active = np.arange(len(rows))
     for push in range(PUSHES):
-        local, shapes = pairs.of(active)
+        local, shapes = pairs.of(active) if push else pairs[:2]  # all circles at first
         if len(local) == 0:  # nothing near: the motion is free, and no push is needed
             where[active] += motion[active] if push == 0 else 0.0
             break
@@ -126,12 +126,13 @@ def _guarded(
     key = np.full(len(rows), np.inf)
     met = np.zeros(len(rows), dtype=complex)
     swept = (grow >= 0.0).nonzero()[0]
+    frames = geometry.local_frames
     if len(swept):
-        from_, to = as_points(start[rows[swept]]), as_points(target[rows[swept]])
         each = np.arange(len(swept))
-        hits = geometry.cast_pairs(from_, to, grow[swept], each, shapes[swept])
-        key[swept] = np.where(hits.hit, hits.alpha, np.inf)
-        met[swept] = as_complex(hits.normal)
+        pairs = frame_pairs(frames, each, shapes[swept], grow[swept])[0]
+        from_, way = start.take(rows[swept]), move.take(rows[swept])
+        ray = contact_keys(pairs, pairs.local(from_), way)
+        key[swept] = np.maximum(ray, 0.0)
     held = ((grow < 0.0) & (geometry.kind[shapes] == KIND_WALL)).nonzero()[0]
     if len(held):
         key[held], met[held] = _core_crossings(
@@ -142,6 +143,15 @@ def _guarded(
         span = np.abs(move[stopped])
         back = np.maximum(alpha - SKIN / np.where(span > 0.0, span, 1.0), 0.0)
         position[stopped] = start[stopped] + back * move[stopped]
+        if len(swept):  # the normals of the swept shapes met
+            index = np.full(len(rows), -1, dtype=np.intp)
+            index[swept] = each
+            at = index.take(pair)
+            met_swept = (at >= 0).nonzero()[0]
+            at = at.take(met_swept)
+            met[pair.take(met_swept)] = contacts(
+                frames, pairs.shapes.take(at), from_.take(at), way.take(at), ray.take(at)
+            )[2]
         normal[stopped] = met[pair]
     return position, normal
 
@@ -180,18 +190,14 @@ def _pushes(
         ``(circles, move, out)``: the circles overlapping, ascending, their moves and the
         outward normal of each one's deepest shape.
     """
-    none = np.zeros(0, dtype=np.intp)
-    nothing = (none, none.astype(complex), none.astype(complex))
     near = (depth > -TOUCH).nonzero()[0]
-    if len(near) == 0:
-        return nothing
     rows, depth, normal = rows[near], depth[near] + SKIN, as_complex(normal)[near]
-    circles, _, shallowest = first_min(rows, -depth)
     pushed = np.zeros(len(radius), dtype=bool)
-    pushed[circles[shallowest <= -SKIN]] = True  # overlapping: depth >= 0
+    pushed[rows[depth >= SKIN]] = True  # overlapping: depth >= 0
     near = pushed[rows].nonzero()[0]
     if len(near) == 0:
-        return nothing
+        none = np.zeros(0, dtype=np.intp)
+        return none, none.astype(complex), none.astype(complex)
     rows, depth, normal = rows[near], depth[near], normal[near]
     circles, first, _ = first_min(rows, -depth)
     out = normal[first]

@@ -22,8 +22,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..geometry._frames import (
+    FramedPairs,
+    LocalFrames,
+    core_distances,
+    first_contacts,
+    frame_pairs,
+)
 from ..geometry._kernels import first_min
-from .contacts import SKIN, Pairs, as_complex, as_points, without_inward
+from .contacts import SKIN, as_complex, without_inward
 from .dig_out import dig_out
 
 if TYPE_CHECKING:
@@ -66,82 +73,104 @@ def keep_out(
     source, place, speed = as_complex(start), as_complex(position), as_complex(velocity)
     # A slide never gets farther from its start than its motion is long: one broad phase
     # finds every shape any sweep of this step can meet.
-    motion = np.abs(place - source)
+    move = place - source
+    motion = np.abs(move)
     rows, shapes = geometry.pairs(source.real, source.imag, motion + radius)
     if len(rows) == 0:
         return position, velocity
-    # The overlaps now drop the shapes a motion cannot reach (most candidates) before the
-    # costlier sweeps, and find the circles inside a shape or on its surface: dug out instead.
-    depth, _ = geometry.overlaps(as_points(source), radius, rows, shapes)
-    near = (depth >= -(motion[rows] + SKIN)).nonzero()[0]
-    if len(near) == 0:
-        return position, velocity
-    rows, shapes, depth = rows[near], shapes[near], depth[near]
-    circles, _, shallowest = first_min(rows, -depth)
-    inside = shallowest <= 0.0
-    buried = circles[inside]
-    if len(buried):
+    # Each pair in its shape's frame once: how deep the circle is, and the first sweep's start.
+    frames = geometry.local_frames
+    pairs, size = frame_pairs(frames, rows, shapes, radius)
+    local = pairs.local(source)
+    depth = size - core_distances(local, pairs.length)
+    depth += radius.take(rows)
+    # Most candidates lie beyond the motion's reach: dropped before the costlier sweeps.
+    near = depth >= -(motion.take(rows) + SKIN)
+    over = depth >= 0.0
+    buried = None
+    if over.any():  # inside a shape or on its surface: dug out instead
+        inside = over.nonzero()[0]
+        buried, _, shallowest = first_min(rows.take(inside), -depth.take(inside))
         clear = np.ones(len(position), dtype=bool)
         clear[buried] = False
-        keep = clear[rows].nonzero()[0]
-        rows, shapes = rows[keep], shapes[keep]
-    if len(rows):
-        _sweep(geometry, Pairs(rows, shapes, len(position)), source, place, speed, radius)
-    if len(buried):
-        dig_out(geometry, source, place, speed, radius, buried, -shallowest[inside])
+        near &= clear.take(rows)
+    keep = near.nonzero()[0]
+    if len(keep):
+        _sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed)
+    if buried is not None:
+        dig_out(geometry, source, place, speed, radius, buried, -shallowest)
     return position, velocity
 
 
 def _sweep(
-    geometry: StaticGeometry,
-    pairs: Pairs,
+    frames: LocalFrames,
+    pairs: FramedPairs,
+    local: np.ndarray | None,
     source: np.ndarray,
+    move: np.ndarray,
     place: np.ndarray,
     speed: np.ndarray,
-    radius: np.ndarray,
 ) -> None:
-    """Sweep and slide the circles near shapes from ``source`` to ``place``, in place.
+    """Sweep and slide the circles of ``pairs`` by ``move`` from ``source``, in place.
+
+    A slide leaves the surface it slides on: the shape met is convex and the slide starts
+    :data:`SKIN` off it, going along or away from it, so each round after the first sweeps
+    against the other shapes only; a circle with none near ends its slide uncast.
 
     Args:
-        geometry: The walls and obstacles.
-        pairs: The step's candidates, covering every slide; the circles with one are swept.
+        frames: The walls and obstacles.
+        pairs: The step's candidates, covering every slide; each circle with one is swept.
+        local: ``pairs.local(source)``.
         source: Every circle's start, complex ``(n,)``.
+        move: Every circle's motion, complex ``(n,)``: ``place - source``.
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
-        radius: Every circle's radius ``(n,)``.
     """
-    rows = pairs.circles()
-    start, target = source[rows], place[rows]
-    before = np.zeros(len(rows), dtype=complex)  # the normal each row last met
-    for _ in range(SWEEPS):
-        local, shapes = pairs.of(rows)
-        hits = geometry.cast_pairs(as_points(start), as_points(target), radius[rows], local, shapes)
-        at = hits.hit.nonzero()[0]
-        place[rows] = target  # where the free ones end; the others are set below
-        if len(at) == 0:
-            return
-        rows = rows[at]
-        normal = as_complex(hits.normal)[at]
-        contact = as_complex(hits.point)[at] + SKIN * normal
-        before = before[at]
-        speed[rows] = _slide(speed[rows], normal, before)
-        rest = _slide(target[at] - contact, normal, before)
-        place[rows] = contact
+    start, target = source, place.copy()
+    before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
+    prior = None  # the first sweep's circles met none
+    for sweep in range(SWEEPS):
+        circles, _, contact, normal, pair = first_contacts(frames, pairs, start, move, local)
+        if len(circles) == 0:
+            return  # the free ones end at their targets: place holds them
+        contact += SKIN * normal
+        if sweep:
+            prior = before.take(circles)
+        speed[circles] = _slide(speed.take(circles), normal, prior)
+        rest = _slide(target.take(circles) - contact, normal, prior)
+        place[circles] = contact
+        if sweep == SWEEPS - 1:
+            return  # still blocked after every sweep: they stay at their last contact
         # Motion all into the surfaces (head-on, a corner) is done; the rest slides on.
-        going = np.abs(rest) > SKIN
-        rows, start, target = rows[going], contact[going], contact[going] + rest[going]
-        before = normal[going]
-        if len(rows) == 0:
+        going = (np.abs(rest) > SKIN).nonzero()[0]
+        if len(going) == 0:
             return
-    # Still blocked after every sweep: they stay at their last contact.
+        circles, contact = circles.take(going), contact.take(going)
+        end = contact + rest.take(going)
+        place[circles] = end  # where they end unless they meet another shape
+        # The next sweep's pairs: the going circles' others than the shape just met.
+        met = np.full(len(place), -1, dtype=np.intp)
+        met[circles] = pairs.shapes.take(pair.take(going))
+        mine = met.take(pairs.rows)
+        others = ((mine >= 0) & (mine != pairs.shapes)).nonzero()[0]
+        if len(others) == 0:
+            return
+        if sweep == 0:
+            start = source.copy()
+        start[circles] = contact
+        target[circles] = end
+        before[circles] = normal.take(going)
+        move = target - start
+        pairs, local = pairs.take(others), None
 
 
-def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray) -> np.ndarray:
+def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
     """``vectors`` along the surface of ``normal`` (their part into it removed), or zero
-    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 for
-    none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
+    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 or None
+    for none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
     each in turn would only zig-zag into the corner."""
     along = without_inward(vectors, normal)
-    into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
-    along[into_before] = 0.0
+    if before is not None:
+        into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
+        along[into_before] = 0.0
     return along

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _kernels as _k
 from ._broad_phase import BroadPhase, as_column
-from ._frames import LocalFrames, as_complex, cast_fans, overlaps
+from ._frames import LocalFrames, as_complex, cast_fans, first_contacts, frame_pairs, overlaps
 from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
 __all__ = ["CapsuleQueries", "Kinds"]
@@ -188,33 +188,16 @@ class CapsuleQueries:
         if len(rows) == 0:  # nothing near any ray: the common case, kept cheap
             return RayHits(hit, alpha, point, normal, shape, kind)
         sz = as_complex(starts)
-        dz = as_complex(ends) - sz
-        sr, dr = sz[rows], dz[rows]
-        turn = self._turn_z[shapes]
-        cols = self._cols
-        grown = cols[_k.RAD].take(shapes)
-        grown += inflate[rows] if isinstance(inflate, np.ndarray) else inflate
-        key = _k.ray_keys_local(
-            (sr - self._start_z[shapes]) * turn, dr * turn, cols[_k.LEN].take(shapes), grown
-        )
-        at, pair, best = _k.first_min(rows, key)
-        if len(at) == 0:
-            return RayHits(hit, alpha, point, normal, shape, kind)
+        frames = self.local_frames
+        pairs = frame_pairs(frames, rows, shapes, inflate)[0]
+        at, reached, contact, found, pair = first_contacts(frames, pairs, sz, as_complex(ends) - sz)
         j = shapes[pair]
         hit[at] = True
         shape[at] = j
         kind[at] = self._kind[j]
-        reached = np.maximum(best, 0.0)
         alpha[at] = reached
-        sr, dr = sr[pair], dr[pair]
-        contact = sr + reached * dr
         point.view(np.complex128)[at, 0] = contact
-        sh = cols.take(j, axis=1)
-        nx, ny = _k.contact_normal(
-            contact.real, contact.imag, sr.real, sr.imag, dr.real, dr.imag, best < 0.0, sh
-        )
-        normal[at, 0] = nx
-        normal[at, 1] = ny
+        normal.view(np.complex128)[at, 0] = found
         return RayHits(hit, alpha, point, normal, shape, kind)
 
     def blocked(self, starts: np.ndarray, ends: np.ndarray, kinds: Kinds = "all") -> np.ndarray:
@@ -254,7 +237,7 @@ class CapsuleQueries:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """First contacts of ``f`` swept circles from each origin: see
         :func:`~arcade_steering.geometry._frames.cast_fans`. No argument checks."""
-        return cast_fans(self._frames(), origins, rays, inflate, rows, shapes)
+        return cast_fans(self.local_frames, origins, rays, inflate, rows, shapes)
 
     def near(
         self,
@@ -380,9 +363,11 @@ class CapsuleQueries:
     ) -> tuple[np.ndarray, np.ndarray]:
         """How deep circles overlap candidate shapes, and which way is out: see
         :func:`~arcade_steering.geometry._frames.overlaps`. No argument checks."""
-        return overlaps(self._frames(), points, radius, rows, shapes)
+        return overlaps(self.local_frames, points, radius, rows, shapes)
 
-    def _frames(self) -> LocalFrames:
+    @property
+    def local_frames(self) -> LocalFrames:
+        """The shapes as queries in their own frames need them (see :mod:`._frames`)."""
         return LocalFrames(self._cols, self._start_z, self._turn_z)
 
     def _kind_rows(self, kinds: object) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Queries answered in each shape's own frame: fans of feelers and circle overlaps.
+"""Queries answered in each shape's own frame: fans of feelers, circle overlaps and sweeps.
 
 A shape's frame puts its core on the positive x axis from the origin (rotate by ``turn``, a
 unit complex number, after subtracting ``start``): there a capsule's distance is a clamp and a
@@ -13,7 +13,17 @@ import numpy as np
 
 from . import _kernels as _k
 
-__all__ = ["LocalFrames", "cast_fans", "overlaps"]
+__all__ = [
+    "FramedPairs",
+    "LocalFrames",
+    "cast_fans",
+    "contact_keys",
+    "contacts",
+    "core_distances",
+    "first_contacts",
+    "frame_pairs",
+    "overlaps",
+]
 
 #: Below this distance (px) from a core a direction from the core is not trusted.
 ON_CORE = 1e-9
@@ -31,6 +41,110 @@ class LocalFrames(NamedTuple):
     cols: np.ndarray
     start_z: np.ndarray
     turn_z: np.ndarray
+
+
+class FramedPairs(NamedTuple):
+    """Candidate (circle, shape) pairs with each shape's frame gathered once: for queries
+    from circles that move between them (the rounds of a sweep and slide).
+
+    Attributes:
+        rows: ``[p]`` circle of each pair, ascending.
+        shapes: ``[p]`` shape of each pair.
+        start: ``[p]`` complex first end of each shape's core (a circle's centre), px.
+        turn: ``[p]`` unit complex rotation into each shape's frame.
+        length: ``[p]`` core lengths, px.
+        grown: ``[p]`` each shape's radius plus its circle's, px.
+    """
+
+    rows: np.ndarray
+    shapes: np.ndarray
+    start: np.ndarray
+    turn: np.ndarray
+    length: np.ndarray
+    grown: np.ndarray
+
+    def take(self, index: np.ndarray) -> FramedPairs:
+        """The pairs ``index`` (ascending), in order."""
+        return FramedPairs(*(column.take(index) for column in self))
+
+    def local(self, points: np.ndarray) -> np.ndarray:
+        """Each pair's circle centre, from complex ``points`` ``[n]``, in its shape's frame."""
+        return (points.take(self.rows) - self.start) * self.turn
+
+
+def frame_pairs(
+    frames: LocalFrames, rows: np.ndarray, shapes: np.ndarray, radius: float | np.ndarray
+) -> tuple[FramedPairs, np.ndarray]:
+    """The pairs ``rows``, ``shapes`` (``[p]``, rows ascending) of circles of ``radius``
+    (``[n]`` or a scalar), and each pair's shape radius ``[p]``."""
+    cols, start_z, turn_z = frames
+    size = cols[_k.RAD].take(shapes)
+    grown = size + (radius.take(rows) if isinstance(radius, np.ndarray) else radius)
+    framed = FramedPairs(
+        rows, shapes, start_z.take(shapes), turn_z.take(shapes), cols[_k.LEN].take(shapes), grown
+    )
+    return framed, size
+
+
+def core_distances(local: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Distances ``[p]`` from points in their shapes' frames (complex ``[p]``) to the cores."""
+    along = np.maximum(local.real, 0.0)
+    np.minimum(along, length, out=along)
+    return np.abs(local - along)
+
+
+def contact_keys(pairs: FramedPairs, local: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Each pair's ray key ``[p]`` (see :func:`~._kernels.ray_keys_local`) for circles at
+    ``local`` (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle)."""
+    return _k.ray_keys_local(local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown)
+
+
+def contacts(
+    frames: LocalFrames, shapes: np.ndarray, starts: np.ndarray, moves: np.ndarray, key: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where circles swept from ``starts`` by ``moves`` (complex ``[k]``) meet ``shapes``
+    ``[k]``, from their finite ray keys ``key`` ``[k]``: ``(alpha, contact, normal)``, how far
+    along their motion (0 where they start inside), their centres then and the outward
+    normal there (complex), each ``[k]``."""
+    reached = np.maximum(key, 0.0)
+    contact = starts + reached * moves
+    sh = frames.cols.take(shapes, axis=1)
+    normal = np.empty(len(shapes), dtype=complex)
+    normal.real, normal.imag = _k.contact_normal(
+        contact.real, contact.imag, starts.real, starts.imag, moves.real, moves.imag, key < 0.0, sh
+    )
+    return reached, contact, normal
+
+
+def first_contacts(
+    frames: LocalFrames,
+    pairs: FramedPairs,
+    starts: np.ndarray,
+    moves: np.ndarray,
+    local: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """First contacts of circles swept from ``starts`` by ``moves`` (complex ``[n]``) with
+    their candidate shapes, as ``CapsuleQueries.cast_pairs`` finds them, for just the
+    circles that meet one.
+
+    Args:
+        frames: The shapes.
+        pairs: The candidates; their grown radii include the circles'.
+        starts: Every circle's start, complex ``[n]`` px.
+        moves: Every circle's motion, complex ``[n]`` px.
+        local: ``pairs.local(starts)``, if the caller has it.
+
+    Returns:
+        ``(circles, alpha, contact, normal, pair)``, each ``[k]``: the circles that meet a
+        shape, ascending, then as :func:`contacts`, and the pair met.
+    """
+    if local is None:
+        local = pairs.local(starts)
+    circles, pair, best = _k.first_min(pairs.rows, contact_keys(pairs, local, moves))
+    reached, contact, normal = contacts(
+        frames, pairs.shapes.take(pair), starts.take(circles), moves.take(circles), best
+    )
+    return circles, reached, contact, normal, pair
 
 
 def cast_fans(
