@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._util.masks import every, finite
 from .._util.vec import lengths, put_rows
 from ..neighbors import NeighborPairs
 from .batches import BatchNode
@@ -217,7 +218,7 @@ class SteeringContext:
         neighborhood = step.neighborhood
         layout = self._node.cached(("among", id(groups)), lambda _: AmongLayout(groups, len(self)))
         radius = np.asarray(radius, dtype=float)
-        if radius.ndim and len(radius) and (radius == radius[0]).all():
+        if radius.ndim and len(radius) and every(radius == radius[0]):
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
         key = (radius.tobytes(), layout.key)
         if key in self._frame.answers:
@@ -379,9 +380,7 @@ def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
         raise ValueError(
             f"{type(component).__name__}.steer returned shape {force.shape}, expected ({n}, 2)"
         )
-    if not np.isfinite(force).all():
-        force = np.where(np.isfinite(force), force, 0.0)
-    return force
+    return finite(force)
 
 
 def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
@@ -397,4 +396,4 @@ def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
         raise ValueError(
             f"{type(component).__name__}.turn returned shape {turn.shape}, expected ({n},)"
         )
-    return np.where(np.isfinite(turn), turn, 0.0)
+    return finite(turn)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._util.masks import every, some
 from .._util.vec import (
     as_complex,
     as_points,
@@ -141,9 +142,9 @@ def integrate(
     solid = arrays.solid[rows]
     if driven is not None:  # the engine collides its bodies itself
         solid = solid & ~driven
-    if len(geometry) and solid.all():  # the usual case: no masked (n, 2) copies
+    if len(geometry) and every(solid):  # the usual case: no masked (n, 2) copies
         position, velocity = keep_out(geometry, start, position, velocity, arrays.radius[rows])
-    elif len(geometry) and solid.any():
+    elif len(geometry) and some(solid):
         position[solid], velocity[solid] = keep_out(
             geometry,
             start[solid],

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.masks import every
 from ..neighbors import NeighborIndex, NeighborPairs
 from .agents import AgentTable
 from .gather import Groups
@@ -168,7 +169,7 @@ def in_asked_group(
 def distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
     """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
     first = float(values[0])
-    if (values == first).all():
+    if every(values == first):
         return [(first, None)]
     return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
 

@@ -13,6 +13,7 @@ from .._arcade.angles import arcade_angle
 from .._arcade.list_slots import ListSlots
 from .._arcade.physics import driven_bodies, read_velocities, write_bodies
 from .._arcade.sprite_sync import pick, read_positions, write_sprites
+from .._util.masks import every, some
 from .._util.vec import put_rows
 from .arrays import AgentArrays
 
@@ -47,9 +48,9 @@ class SpriteSync:
         """
         pulled = arrays.position.take(rows, axis=0)
         fast = arrays.fast_position[rows]
-        if fast.all():  # plain arcade sprites: their lists' buffers show which ones moved
+        if every(fast):  # plain arcade sprites: their lists' buffers show which ones moved
             mask = list_slots.moved(pulled)
-            if not mask.any():
+            if not some(mask):
                 return pulled
             moved = np.flatnonzero(mask)
             values = read_positions(pick(sprites, mask), fast[moved])
@@ -89,15 +90,15 @@ class SpriteSync:
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned
-        if not changed.all() and _rewrite_unchanged(arrays, rows, changed, list_slots):
+        if not every(changed) and _rewrite_unchanged(arrays, rows, changed, list_slots):
             changed = np.ones_like(changed)
         # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
         # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
         faced = rotating & changed
         arrays.angle[rows[faced]] = angle[faced]
-        if changed.all():
+        if every(changed):
             _write(arrays, rows, sprites, position, angle, faced, list_slots)
-        elif changed.any():
+        elif some(changed):
             _write(
                 arrays,
                 rows[changed],
@@ -117,7 +118,8 @@ def _rewrite_unchanged(
     an unchanged value, and no list has a spatial hash to update)."""
     return (
         np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
-        and bool(arrays.fast_position[rows].all() and arrays.fast_angle[rows].all())
+        and every(arrays.fast_position[rows])
+        and every(arrays.fast_angle[rows])
         and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
     )
 

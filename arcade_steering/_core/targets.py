@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from .._util.masks import some
 from .._util.validate import check_point
 
 if TYPE_CHECKING:
@@ -270,7 +271,7 @@ class Targets:
     def silence(self, force: np.ndarray) -> np.ndarray:
         """``force`` ``(n, 2)`` with the rows of agents whose target is gone set to zero."""
         gone = self.gone
-        if gone.any():
+        if some(gone):
             force[gone] = 0.0
         return force
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .masks import every, some
+
 #: Golden angle in radians: consecutive indices get well-spread directions.
 GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
@@ -58,7 +60,7 @@ def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
     """
     length = lengths(vectors)
     safe = length > 1e-12
-    if safe.all():
+    if every(safe):
         return divide_rows(vectors, length)
     result = divide_rows(vectors, np.where(safe, length, 1.0))
     return where_rows(safe, result, np.zeros(2) if fallback is None else fallback)
@@ -68,7 +70,7 @@ def truncate(vectors: np.ndarray, limit: np.ndarray) -> np.ndarray:
     """Scale down rows of ``vectors`` ``(n, 2)`` longer than ``limit`` ``(n,)``."""
     length = lengths(vectors)
     over = length > limit
-    if not over.any():
+    if not some(over):
         return np.array(vectors, dtype=float)
     return scale_rows(vectors, np.where(over, limit / np.where(over, length, 1.0), 1.0))
 
