@@ -20,6 +20,7 @@ import numpy as np
 
 from .arrays import AgentArrays, SavedArrays
 from .batches import Batch, group_into_batches
+from .plan import RowPlan
 from .tree import Node
 
 __all__ = ["AgentTable", "SavedTable"]
@@ -51,6 +52,7 @@ class AgentTable:
         # The attached slots in attach order (a dict: O(1) removal, insertion order kept).
         self._order: dict[int, None] = {}
         self._rows: np.ndarray | None = None
+        self._plan: RowPlan | None = None
         self._row_of_slot: np.ndarray | None = None
         self._refs: list[Any] | None = None
         self._row_of_id: dict[int, int] | None = None
@@ -164,6 +166,13 @@ class AgentTable:
         return self._rows
 
     @property
+    def plan(self) -> RowPlan:
+        """The rows and what an update reads of them, gathered again only after a change."""
+        if self._plan is None:
+            self._plan = RowPlan(self.arrays, self.rows)
+        return self._plan
+
+    @property
     def row_of_slot(self) -> np.ndarray:
         """Each slot's row ``(capacity,)`` (meaningful for attached slots only)."""
         if self._row_of_slot is None:
@@ -227,7 +236,7 @@ class AgentTable:
 
     def _changed(self) -> None:
         self.version += 1
-        self._rows = self._row_of_slot = None
+        self._rows = self._row_of_slot = self._plan = None
         self._refs = None
         self._row_of_id = None
         self._batches = None

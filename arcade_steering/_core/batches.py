@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.vec import span
 from .tree import Node
 
 
@@ -69,6 +70,8 @@ class Batch:
         reshaped: Callable[[], None] = lambda: None,
     ) -> None:
         self.slots = slots
+        #: ``slots`` as a slice when they are consecutive (written faster), else ``slots``.
+        self.index = span(slots)
         counter = iter(range(1 << 30))
         self.root = _build_node(list(trees), counter, reshaped)
         #: Whether a component of the tree turns where the agents look.

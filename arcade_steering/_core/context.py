@@ -336,9 +336,9 @@ class SteeringContext:
         values = np.asarray(values)
         store = self._step.arrays.state.array(self._state_key(name), np.nan, values.shape[1:])
         if store.shape[1:] == (2,):
-            put_rows(store, self._frame.slots, values)
+            put_rows(store, self._frame.index, values)
         else:
-            store[self._frame.slots] = values
+            store[self._frame.index] = values
 
     def node_cache(self, key: Hashable, build: Any) -> Any:
         """``build()``, kept for this place of the batch's tree until a parameter changes:

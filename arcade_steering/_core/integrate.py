@@ -26,6 +26,7 @@ from .solid import keep_out
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
     from .arrays import AgentArrays
+    from .plan import RowPlan
 
 __all__ = [
     "HEADING_MIN_SPEED",
@@ -73,18 +74,18 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     arrays = frame.arrays
     looking = []
     for batch in batches:
-        batch_frame = BatchFrame(frame, batch.slots)
-        put_rows(arrays.force, batch.slots, evaluate(batch_frame, batch.root))
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
         if batch.turns:
             turn = evaluate_turn(batch_frame, batch.root)
-            arrays.angular[batch.slots] = 0.0 if turn is None else turn
+            arrays.angular[batch.index] = 0.0 if turn is None else turn
             looking.append(batch.slots)
     if not looking:
-        integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+        integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
         return
     slots = np.concatenate(looking)
     steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
-    integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+    integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
     put_rows(arrays.look, slots, steered)
     turn_looks(arrays, slots, frame.dt)
 
@@ -118,7 +119,7 @@ def forces_now(frame: StepFrame, alone: bool) -> np.ndarray:
 
 def integrate(
     arrays: AgentArrays,
-    rows: np.ndarray,
+    plan: RowPlan,
     dt: float,
     geometry: StaticGeometry,
     driven: np.ndarray | None,
@@ -127,22 +128,24 @@ def integrate(
 
     Args:
         arrays: The agents' columns; ``force`` holds this step's forces.
-        rows: The attached slots ``(n,)``.
+        plan: The attached agents' rows.
         dt: The step, seconds.
         geometry: The walls and obstacles solid agents are kept out of.
-        driven: Which of ``rows`` a physics engine collides itself (not kept out here).
+        driven: Which of the rows a physics engine collides itself (not kept out here).
     """
+    rows, index = plan.rows, plan.index
     # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
     force = truncate(arrays.force.take(rows, axis=0), arrays.max_force[rows])
-    put_rows(arrays.force, rows, force)
+    put_rows(arrays.force, index, force)
     start = arrays.position.take(rows, axis=0)
     velocity = arrays.velocity.take(rows, axis=0) + scale_rows(force, dt / arrays.mass[rows])
     velocity = truncate(velocity, arrays.max_speed[rows])
     position = start + velocity * dt
-    solid = arrays.solid[rows]
+    solid, all_solid = plan.solid, plan.all_solid
     if driven is not None:  # the engine collides its bodies itself
         solid = solid & ~driven
-    if len(geometry) and every(solid):  # the usual case: no masked (n, 2) copies
+        all_solid = every(solid)
+    if len(geometry) and all_solid:  # the usual case: no masked (n, 2) copies
         position, velocity = keep_out(geometry, start, position, velocity, arrays.radius[rows])
     elif len(geometry) and some(solid):
         position[solid], velocity[solid] = keep_out(
@@ -152,11 +155,14 @@ def integrate(
             velocity[solid],
             arrays.radius[rows[solid]],
         )
-    put_rows(arrays.position, rows, position)
-    put_rows(arrays.velocity, rows, velocity)
+    put_rows(arrays.position, index, position)
+    put_rows(arrays.velocity, index, velocity)
     speed = lengths(velocity)
     turning = speed > HEADING_MIN_SPEED
-    heading, moving = divide_rows(velocity[turning], speed[turning]), rows[turning]
+    if every(turning):  # the usual case: no masked (n, 2) copies
+        heading, moving = divide_rows(velocity, speed), index
+    else:
+        heading, moving = divide_rows(velocity[turning], speed[turning]), rows[turning]
     put_rows(arrays.heading, moving, heading)
     put_rows(arrays.look, moving, heading)  # turn_looks then turns the steered ones
 

@@ -16,6 +16,7 @@ from .._arcade.sprite_sync import pick, read_positions, write_sprites
 from .._util.masks import every, some
 from .._util.vec import put_rows
 from .arrays import AgentArrays
+from .plan import RowPlan
 
 __all__ = ["DrivenBodies", "SpriteSync"]
 
@@ -39,16 +40,16 @@ class SpriteSync:
         return self._list_slots
 
     def pull(
-        self, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+        self, arrays: AgentArrays, plan: RowPlan, sprites: list[Any], list_slots: ListSlots
     ) -> np.ndarray:
         """Take positions from the sprites a game moved since the last update.
 
         Returns:
             The sprites' positions ``(n, 2)``, finite or not; only finite ones are taken.
         """
+        rows, fast = plan.rows, plan.fast_position
         pulled = arrays.position.take(rows, axis=0)
-        fast = arrays.fast_position[rows]
-        if every(fast):  # plain arcade sprites: their lists' buffers show which ones moved
+        if plan.all_fast_position:  # plain arcade sprites: their buffers show which ones moved
             mask = list_slots.moved(pulled)
             if not some(mask):
                 return pulled
@@ -70,6 +71,7 @@ class SpriteSync:
         pulled: np.ndarray,
         list_slots: ListSlots,
         driven: np.ndarray | None,
+        plan: RowPlan | None = None,
     ) -> None:
         """Write positions and angles back, only for sprites whose values changed.
 
@@ -80,67 +82,51 @@ class SpriteSync:
             pulled: The positions :meth:`pull` found ``(n, 2)``.
             list_slots: The sprites' places in their lists.
             driven: Which agents a physics engine moves (their positions are its own), or None.
+            plan: The table's plan of ``rows``, or None to gather one.
         """
+        plan = RowPlan(arrays, rows) if plan is None else plan
         position = arrays.position.take(rows, axis=0)
         if driven is not None:  # the engine moves these (to where the world expects)
             position[driven] = pulled[driven]
         moved = (position != pulled).any(axis=1)
-        rotating = arrays.rotate[rows]
-        angle = arcade_angle(arrays.look.take(rows, axis=0), arrays.facing[rows])
+        rotating = plan.rotate
+        angle = arcade_angle(arrays.look.take(rows, axis=0), plan.facing)
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned
-        if not every(changed) and _rewrite_unchanged(arrays, rows, changed, list_slots):
+        if not every(changed) and _rewrite_unchanged(plan, changed, list_slots):
             changed = np.ones_like(changed)
         # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
         # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
         faced = rotating & changed
-        arrays.angle[rows[faced]] = angle[faced]
+        if every(faced):
+            arrays.angle[plan.index] = angle
+        else:
+            arrays.angle[rows[faced]] = angle[faced]
         if every(changed):
-            _write(arrays, rows, sprites, position, angle, faced, list_slots)
+            write_sprites(
+                sprites, position, plan.fast_position, angle, faced, plan.fast_angle, list_slots
+            )
         elif some(changed):
-            _write(
-                arrays,
-                rows[changed],
+            write_sprites(
                 pick(sprites, changed),
                 position[changed],
+                plan.fast_position[changed],
                 angle[changed],
                 faced[changed],
+                plan.fast_angle[changed],
                 list_slots.select(changed),
             )
 
 
-def _rewrite_unchanged(
-    arrays: AgentArrays, rows: np.ndarray, changed: np.ndarray, list_slots: ListSlots
-) -> bool:
+def _rewrite_unchanged(plan: RowPlan, changed: np.ndarray, list_slots: ListSlots) -> bool:
     """Whether to write the few unchanged sprites too, to save the masked write's fixed
     cost: only when nothing can tell (every sprite has arcade's own setters, which ignore
     an unchanged value, and no list has a spatial hash to update)."""
     return (
         np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
-        and every(arrays.fast_position[rows])
-        and every(arrays.fast_angle[rows])
+        and plan.all_fast
         and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
-    )
-
-
-def _write(
-    arrays: AgentArrays,
-    rows: np.ndarray,
-    sprites: list[Any],
-    position: np.ndarray,
-    angle: np.ndarray,
-    faced: np.ndarray,
-    list_slots: ListSlots,
-) -> None:
-    write_sprites(
-        sprites,
-        position,
-        arrays.fast_position[rows],
-        angle,
-        faced,
-        arrays.fast_angle[rows],
-        list_slots,
     )
 
 

@@ -86,10 +86,23 @@ def perpendicular(vectors: np.ndarray) -> np.ndarray:
     return np.column_stack((-vectors[:, 1], vectors[:, 0]))
 
 
-def put_rows(array: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
+def put_rows(array: np.ndarray, rows: np.ndarray | slice, values: np.ndarray) -> None:
     """``array[rows] = values`` for a C-contiguous float array ``(m, 2)``, done fast.
 
     numpy's fancy assignment of (n, 2) rows is ~6x slower than of complex scalars, so both
-    sides are viewed as complex numbers (the same 16 bytes per row).
+    sides are viewed as complex numbers (the same 16 bytes per row); a slice (see
+    :func:`span`) is written as it is, faster still.
     """
+    if isinstance(rows, slice):
+        array[rows] = values
+        return
     array.view(np.complex128)[:, 0][rows] = as_complex(values)
+
+
+def span(rows: np.ndarray) -> np.ndarray | slice:
+    """``rows`` ``(n,)`` int as the slice ``rows[0]:rows[0] + n`` when they are consecutive and
+    ascending (it indexes the same items, as a view), else ``rows`` itself."""
+    n = len(rows)
+    if n and int(rows[-1]) - int(rows[0]) == n - 1 and every(np.diff(rows) == 1):
+        return slice(int(rows[0]), int(rows[0]) + n)
+    return rows
