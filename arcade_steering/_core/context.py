@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -14,7 +13,7 @@ from ..neighbors import NeighborPairs
 from .batches import BatchNode
 from .frame import BatchFrame, StepFrame
 from .gather import Groups, gather_array, gather_groups
-from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance
+from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance, union_of
 from .params import Param, TargetParam
 from .targets import Targets, TargetTable
 from .tree import Node
@@ -207,7 +206,7 @@ class SteeringContext:
         step = self._step
         rows = step.agents.row_of_slot[self.slots]
         pairs = step.neighborhood.index().query(rows, radius, step.neighborhood.mask(among))
-        return replace(pairs, other=step.agents.rows[pairs.other])
+        return pairs.renumbered(step.agents.rows)
 
     def neighbors_among(self, radius: float | np.ndarray, name: str = "among") -> NeighborPairs:
         """:meth:`neighbors`, each agent among the sprites its attribute ``name`` holds."""
@@ -232,12 +231,10 @@ class SteeringContext:
             pairs = index.query(rows, reach, groups=(labels, layout.asked))
         else:
             masks = [neighborhood.mask(value) for value in layout.values]
-            present = [mask for mask in masks if mask is not None]
-            union = np.logical_or.reduce(present) if len(present) == len(masks) else None
-            pairs = index.query(rows, reach, union)
+            pairs = index.query(rows, reach, union_of(masks))
             if len(groups) > 1:
                 pairs = pairs.select(in_asked_group(pairs, masks, layout.asked, len(agents)))
-        pairs = replace(pairs, other=agents.rows[pairs.other])
+        pairs = pairs.renumbered(agents.rows)
         self._frame.answers[key] = pairs
         return pairs
 

@@ -21,7 +21,14 @@ from ..neighbors import NeighborIndex, NeighborPairs
 from .agents import AgentTable
 from .gather import Groups
 
-__all__ = ["AmongLayout", "Neighborhood", "distinct", "in_asked_group", "kth_distance"]
+__all__ = [
+    "AmongLayout",
+    "Neighborhood",
+    "distinct",
+    "in_asked_group",
+    "kth_distance",
+    "union_of",
+]
 
 #: Sets of ``among`` groups whose labels are kept (one per batch node asking, usually).
 _LABEL_CACHE_SIZE = 32
@@ -164,6 +171,14 @@ def in_asked_group(
         if mask is not None:
             table[index] = mask
     return table[asked.take(pairs.query), pairs.other]
+
+
+def union_of(masks: list[np.ndarray | None]) -> np.ndarray | None:
+    """The agents ``(n,)`` in any of the ``masks`` (each ``(n,)``, None for every agent);
+    None if one of them is None."""
+    if any(mask is None for mask in masks):
+        return None
+    return masks[0] if len(masks) == 1 else np.logical_or.reduce(masks)
 
 
 def distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
