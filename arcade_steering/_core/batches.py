@@ -34,6 +34,8 @@ class BatchNode:
         self.shared = all(instance is self.component for instance in self.instances)
         self.children: list[BatchNode] = []
         self._cache: dict[Hashable, Any] = {}
+        #: The parameters gathered so far, by name; dropped with the caches on a change.
+        self.gathered: dict[str, Any] = {}
         self._reshaped = reshaped
         distinct = [self.component] if self.shared else list({id(c): c for c in instances}.values())
         for instance in distinct:
@@ -42,6 +44,7 @@ class BatchNode:
     def invalidate(self, structural: bool) -> None:
         """An instance changed: forget what was gathered (and regroup if ``structural``)."""
         self._cache.clear()
+        self.gathered = {}
         if structural:
             self._reshaped()
 

@@ -158,8 +158,7 @@ class SteeringContext:
         return self._targets(name).velocities(self._step)
 
     def _parameter(self, name: str) -> Any:
-        # What a node gathered, by name: kept with its other caches, dropped on a change.
-        gathered: dict[str, Any] = self._node.cached(_GATHERED, _new_dict)
+        gathered = self._node.gathered
         try:
             value = gathered[name]
         except KeyError:
@@ -344,13 +343,6 @@ class SteeringContext:
 
     def _state_key(self, name: str) -> Hashable:
         return (self._node.index, type(self._node.component).__name__, name)
-
-
-_GATHERED = "gathered parameters"
-
-
-def _new_dict(_: Any) -> dict[str, Any]:
-    return {}
 
 
 class ParamArrays:

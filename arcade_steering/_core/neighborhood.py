@@ -176,9 +176,10 @@ def in_asked_group(
 def union_of(masks: list[np.ndarray | None]) -> np.ndarray | None:
     """The agents ``(n,)`` in any of the ``masks`` (each ``(n,)``, None for every agent);
     None if one of them is None."""
-    if any(mask is None for mask in masks):
+    present = [mask for mask in masks if mask is not None]
+    if len(present) < len(masks):
         return None
-    return masks[0] if len(masks) == 1 else np.logical_or.reduce(masks)
+    return present[0] if len(present) == 1 else np.logical_or.reduce(present)
 
 
 def distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
