@@ -86,7 +86,7 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     if not looking:
         integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
         return
-    slots = np.concatenate(looking)
+    slots = looking[0] if len(looking) == 1 else np.concatenate(looking)
     steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
     integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
     put_rows(arrays.look, slots, steered)
