@@ -356,8 +356,13 @@ class ParamArrays:
     def __init__(self, context: SteeringContext) -> None:
         self._context = context
 
-    def __getattr__(self, name: str) -> Any:
-        return self._context._parameter(name)
+    # Every attribute is a parameter: __getattr__ would first fail a lookup (building an
+    # AttributeError), which costs twice the read itself.
+    def __getattribute__(self, name: str) -> Any:
+        return _get(self, "_context")._parameter(name)
+
+
+_get = object.__getattribute__
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
