@@ -359,10 +359,10 @@ class ParamArrays:
     # Every attribute is a parameter: __getattr__ would first fail a lookup (building an
     # AttributeError), which costs twice the read itself.
     def __getattribute__(self, name: str) -> Any:
-        return _get(self, "_context")._parameter(name)
+        return _attribute(self, "_context")._parameter(name)
 
 
-_get = object.__getattribute__
+_attribute = object.__getattribute__
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
