@@ -12,6 +12,7 @@ from ._core.component import SteeringComponent, check_component
 from ._core.context import SteeringContext
 from ._core.gather import gather_array
 from ._core.params import Param, param
+from ._util.masks import some
 from ._util.validate import check_real
 from ._util.vec import lengths, truncate, where_rows
 
@@ -122,8 +123,12 @@ class PriorityBlend(SteeringComponent):
         result = np.zeros((len(ctx), 2))
         undecided = np.ones(len(ctx), dtype=bool)
         for index in range(len(self._children)):
-            force = ctx.child(index)
+            force = ctx.child(index)  # every child steers: its per-agent state advances
+            if not some(undecided):
+                continue
             takes = undecided & (lengths(force) > threshold)
+            if not some(takes):  # the usual case for the first children: silent
+                continue
             result = where_rows(takes, force, result)  # masked (n, 2) writes are slow
             undecided &= ~takes
         return result

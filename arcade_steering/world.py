@@ -294,13 +294,13 @@ class SteeringWorld(NotCopyable):
         if dt <= 0.0:
             return
         steps = max(1, math.ceil(dt / self.max_step - 1e-9))
-        rows, arrays = table.rows, table.arrays
+        plan, arrays = table.plan, table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = table.sprites()
         places = self._sync.places(sprites, table.row_of_id)
-        pulled = self._sync.pull(arrays, rows, sprites, places)
+        pulled = self._sync.pull(arrays, plan, sprites, places)
         engine = self._physics
-        driven = None if engine is None else DrivenBodies.pull(engine, arrays, rows, sprites)
+        driven = None if engine is None else DrivenBodies.pull(engine, arrays, plan.rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
         self._geometry.sync(self._space)
@@ -314,7 +314,7 @@ class SteeringWorld(NotCopyable):
             mask,
         )
         try:  # a sprite's setter that raises stops neither the others nor the bodies
-            self._sync.push(arrays, rows, sprites, pulled, places, mask)
+            self._sync.push(arrays, plan, sprites, pulled, places, mask)
         finally:
             self._neighborhood.end_update()
             if driven is not None:

@@ -194,3 +194,19 @@ def test_restore_shows_real_sprites_as_they_were_saved() -> None:
     world.update(1 / 60)
     world.restore(snapshot)
     assert [(sprite.position, sprite.angle) for sprite in sprites] == shown
+
+
+def test_restore_after_the_agent_was_attached_again_with_other_options() -> None:
+    world = steer.SteeringWorld(seed=0)
+    sprite = StubSprite(0, 0)
+    world.attach(sprite, steer.Seek((0, 100)), rotate=True)
+    for _ in range(5):
+        world.update(1 / 60)
+    saved_angle = sprite.angle
+    snapshot = world.snapshot()
+    world.detach(sprite)
+    world.attach(sprite, steer.Seek((0, 100)), rotate=False)  # same slot, not turned by us
+    world.update(1 / 60)
+    sprite.angle = 45.0  # the game turns it itself
+    world.restore(snapshot)
+    assert sprite.angle == saved_angle  # turned by the world again, as when saved

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .._util.masks import every
+
 __all__ = ["ListSlots", "Membership", "buffer_of", "position_pairs"]
 
 _get_sprite_lists = operator.attrgetter("sprite_lists")
@@ -171,14 +173,24 @@ class ListSlots:
             for each in self.lists
         ]
         members = self._all_members
-        expected = position_pairs(written.astype(np.float32)).take(members)
-        moved[members] = np.concatenate(held) != expected
+        expected = position_pairs(written.astype(np.float32))
+        found = held[0] if len(held) == 1 else np.concatenate(held)
+        if len(members) == len(written) and self._in_order:  # each sprite once, in order
+            return found != expected
+        moved[members] = found != expected.take(members)
         return moved
 
     @functools.cached_property
     def _all_members(self) -> np.ndarray:
         """Every list's members, one list after the other."""
         return np.concatenate([each.members for each in self.lists])
+
+    @functools.cached_property
+    def _in_order(self) -> bool:
+        """Whether :attr:`_all_members` is ``0, 1, 2, ...`` (every sprite in one list, the
+        lists holding them in order: one list of them all, or a leader's and its squad's)."""
+        members = self._all_members
+        return every(members == np.arange(len(members)))
 
 
 def buffer_of(sprite_list: Any) -> np.ndarray:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.masks import every, some
 from .list_slots import ListSlots, buffer_of, position_pairs
 
 __all__ = ["fast_setters", "pick", "read_positions", "write_sprites"]
@@ -51,7 +52,7 @@ def read_positions(sprites: Sequence[Any], fast: np.ndarray | None = None) -> np
         fast: Which of them have arcade's own position property ``(n,)``; when all do, their
             stored ``_position`` is read without going through the property.
     """
-    getter = _get_raw_position if fast is not None and fast.all() else _get_position
+    getter = _get_raw_position if fast is not None and every(fast) else _get_position
     flat = chain.from_iterable(map(getter, sprites))
     return np.fromiter(flat, dtype=float, count=2 * len(sprites)).reshape(len(sprites), 2)
 
@@ -79,10 +80,10 @@ def write_sprites(
     sprites = list(sprites)
     values = list(zip(*positions.T.tolist(), strict=True))  # tuples, as arcade keeps them
     errors: list[Exception] = []
-    if not fast_position.all():
+    if not every(fast_position):
         for index in np.flatnonzero(~fast_position).tolist():
             _set(sprites[index], "position", values[index], errors)
-    if not fast_angle.all():
+    if not every(fast_angle):
         for index in np.flatnonzero(turn & ~fast_angle).tolist():
             _set(sprites[index], "angle", float(angles[index]), errors)
     _write_bulk(sprites, values, positions, fast_position, angles, turn & fast_angle, list_slots)
@@ -109,22 +110,22 @@ def _write_bulk(
 ) -> None:
     """Write the sprites with arcade's own setters, as those setters would, in one pass."""
     bulk = moves | turns
-    if not bulk.any():
+    if not some(bulk):
         return
     if list_slots is None:
         list_slots = ListSlots.of(sprites)
     hashed = _write_sprite_lists(list_slots, bulk, positions, moves, angles, turns)
-    if not bulk.all():
+    if not every(bulk):
         sprites, values = pick(sprites, bulk), pick(values, bulk)
         angles, moves, turns, hashed = angles[bulk], moves[bulk], turns[bulk], hashed[bulk]
-    if moves.all() and turns.all():  # the usual case: one pass, no masks
+    if every(moves) and every(turns):  # the usual case: one pass, no masks
         _move_and_turn(sprites, values, angles.tolist())
     else:
-        if moves.any():
+        if some(moves):
             _move(pick(sprites, moves), pick(values, moves))
-        if turns.any():
+        if some(turns):
             _turn(pick(sprites, turns), angles[turns].tolist())
-    if hashed.any():
+    if some(hashed):
         for sprite in pick(sprites, hashed):
             sprite.update_spatial_hash()
 
@@ -140,13 +141,13 @@ def _write_sprite_lists(
     """Write every sprite list's GPU-side buffer; return which sprites need a hash update."""
     hashed = np.zeros(len(bulk), dtype=bool)
     pairs = position_pairs(positions.astype(np.float32))
-    every = bool(moves.all() and turns.all())  # the usual case: no masks to apply
+    whole = every(moves) and every(turns)  # the usual case: no masks to apply
     for each in list_slots.lists:
         sprite_list, members = each.sprite_list, each.members
         if sprite_list.spatial_hash is not None:
             hashed[members[bulk.take(members)]] = True
         buffer = buffer_of(sprite_list)
-        if every:
+        if whole:
             buffer.view(np.complex64)[each.position_items] = pairs.take(members)
             buffer[each.angle_items] = angles.take(members)
         else:

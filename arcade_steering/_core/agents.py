@@ -20,6 +20,7 @@ import numpy as np
 
 from .arrays import AgentArrays, SavedArrays
 from .batches import Batch, group_into_batches
+from .plan import RowPlan
 from .tree import Node
 
 __all__ = ["AgentTable", "SavedTable"]
@@ -57,6 +58,7 @@ class AgentTable:
         # The attached slots in attach order (a dict: O(1) removal, insertion order kept).
         self._order: dict[int, None] = {}
         self._rows: np.ndarray | None = None
+        self._plan: RowPlan | None = None
         self._row_of_slot: np.ndarray | None = None
         self._refs: list[Any] | None = None
         self._row_of_id: dict[int, int] | None = None
@@ -102,6 +104,7 @@ class AgentTable:
         behavior = self.arrays.behavior
         same_agents = same_trees = saved.layout == self._layout
         if not same_trees:  # maybe changed and changed back: compare
+            self._plan = None  # an agent detached and attached again may differ in its options
             same_agents = saved.order == self._order and saved.slot_of == self._slot_of
             # Components compare by identity: one C-level pass over the column.
             same_trees = same_agents and bool((behavior == saved.arrays.columns["behavior"]).all())
@@ -180,6 +183,13 @@ class AgentTable:
         return self._rows
 
     @property
+    def plan(self) -> RowPlan:
+        """The rows and what an update reads of them, gathered again only after a change."""
+        if self._plan is None:
+            self._plan = RowPlan(self.arrays, self.rows)
+        return self._plan
+
+    @property
     def row_of_slot(self) -> np.ndarray:
         """Each slot's row ``(capacity,)`` (meaningful for attached slots only)."""
         if self._row_of_slot is None:
@@ -245,7 +255,7 @@ class AgentTable:
     def _changed(self) -> None:
         self.version += 1
         self._layout = next(_layouts)
-        self._rows = self._row_of_slot = None
+        self._rows = self._row_of_slot = self._plan = None
         self._refs = None
         self._row_of_id = None
         self._batches = None

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.vec import span
 from .tree import Node
 
 
@@ -33,6 +34,8 @@ class BatchNode:
         self.shared = all(instance is self.component for instance in self.instances)
         self.children: list[BatchNode] = []
         self._cache: dict[Hashable, Any] = {}
+        #: The parameters gathered so far, by name; dropped with the caches on a change.
+        self.gathered: dict[str, Any] = {}
         self._reshaped = reshaped
         distinct = [self.component] if self.shared else list({id(c): c for c in instances}.values())
         for instance in distinct:
@@ -41,6 +44,7 @@ class BatchNode:
     def invalidate(self, structural: bool) -> None:
         """An instance changed: forget what was gathered (and regroup if ``structural``)."""
         self._cache.clear()
+        self.gathered = {}
         if structural:
             self._reshaped()
 
@@ -69,6 +73,8 @@ class Batch:
         reshaped: Callable[[], None] = lambda: None,
     ) -> None:
         self.slots = slots
+        #: ``slots`` as a slice when they are consecutive (written faster), else ``slots``.
+        self.index = span(slots)
         counter = iter(range(1 << 30))
         self.root = _build_node(list(trees), counter, reshaped)
         #: Whether a component of the tree turns where the agents look.

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._util.masks import every, finite
 from .._util.vec import lengths, put_rows
 from ..neighbors import NeighborPairs
 from .batches import BatchNode
 from .frame import BatchFrame, StepFrame
 from .gather import Groups, gather_array, gather_groups
-from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance
+from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance, union_of
 from .params import Param, TargetParam
 from .targets import Targets, TargetTable
 from .tree import Node
@@ -158,8 +158,7 @@ class SteeringContext:
         return self._targets(name).velocities(self._step)
 
     def _parameter(self, name: str) -> Any:
-        # What a node gathered, by name: kept with its other caches, dropped on a change.
-        gathered: dict[str, Any] = self._node.cached(_GATHERED, _new_dict)
+        gathered = self._node.gathered
         try:
             value = gathered[name]
         except KeyError:
@@ -206,7 +205,7 @@ class SteeringContext:
         step = self._step
         rows = step.agents.row_of_slot[self.slots]
         pairs = step.neighborhood.index().query(rows, radius, step.neighborhood.mask(among))
-        return replace(pairs, other=step.agents.rows[pairs.other])
+        return pairs.renumbered(step.agents.rows)
 
     def neighbors_among(self, radius: float | np.ndarray, name: str = "among") -> NeighborPairs:
         """:meth:`neighbors`, each agent among the sprites its attribute ``name`` holds."""
@@ -217,7 +216,7 @@ class SteeringContext:
         neighborhood = step.neighborhood
         layout = self._node.cached(("among", id(groups)), lambda _: AmongLayout(groups, len(self)))
         radius = np.asarray(radius, dtype=float)
-        if radius.ndim and len(radius) and (radius == radius[0]).all():
+        if radius.ndim and len(radius) and every(radius == radius[0]):
             radius = radius[:1].reshape(())  # one radius: the index's faster scalar path
         key = (radius.tobytes(), layout.key)
         if key in self._frame.answers:
@@ -231,12 +230,10 @@ class SteeringContext:
             pairs = index.query(rows, reach, groups=(labels, layout.asked))
         else:
             masks = [neighborhood.mask(value) for value in layout.values]
-            present = [mask for mask in masks if mask is not None]
-            union = np.logical_or.reduce(present) if len(present) == len(masks) else None
-            pairs = index.query(rows, reach, union)
+            pairs = index.query(rows, reach, union_of(masks))
             if len(groups) > 1:
                 pairs = pairs.select(in_asked_group(pairs, masks, layout.asked, len(agents)))
-        pairs = replace(pairs, other=agents.rows[pairs.other])
+        pairs = pairs.renumbered(agents.rows)
         self._frame.answers[key] = pairs
         return pairs
 
@@ -335,9 +332,9 @@ class SteeringContext:
         values = np.asarray(values)
         store = self._step.arrays.state.array(self._state_key(name), np.nan, values.shape[1:])
         if store.shape[1:] == (2,):
-            put_rows(store, self._frame.slots, values)
+            put_rows(store, self._frame.index, values)
         else:
-            store[self._frame.slots] = values
+            store[self._frame.index] = values
 
     def node_cache(self, key: Hashable, build: Any) -> Any:
         """``build()``, kept for this place of the batch's tree until a parameter changes:
@@ -346,13 +343,6 @@ class SteeringContext:
 
     def _state_key(self, name: str) -> Hashable:
         return (self._node.index, type(self._node.component).__name__, name)
-
-
-_GATHERED = "gathered parameters"
-
-
-def _new_dict(_: Any) -> dict[str, Any]:
-    return {}
 
 
 class ParamArrays:
@@ -366,8 +356,13 @@ class ParamArrays:
     def __init__(self, context: SteeringContext) -> None:
         self._context = context
 
-    def __getattr__(self, name: str) -> Any:
-        return self._context._parameter(name)
+    # Every attribute is a parameter: __getattr__ would first fail a lookup (building an
+    # AttributeError), which costs twice the read itself.
+    def __getattribute__(self, name: str) -> Any:
+        return _attribute(self, "_context")._parameter(name)
+
+
+_attribute = object.__getattribute__
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
@@ -379,9 +374,7 @@ def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
         raise ValueError(
             f"{type(component).__name__}.steer returned shape {force.shape}, expected ({n}, 2)"
         )
-    if not np.isfinite(force).all():
-        force = np.where(np.isfinite(force), force, 0.0)
-    return force
+    return finite(force)
 
 
 def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
@@ -397,4 +390,4 @@ def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
         raise ValueError(
             f"{type(component).__name__}.turn returned shape {turn.shape}, expected ({n},)"
         )
-    return np.where(np.isfinite(turn), turn, 0.0)
+    return finite(turn)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._util.masks import every, some
 from .._util.vec import (
     as_complex,
     as_points,
@@ -25,15 +24,16 @@ from .solid import keep_out
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
     from .arrays import AgentArrays
+    from .plan import RowPlan
 
 __all__ = [
     "HEADING_MIN_SPEED",
+    "Undo",
     "forces_now",
     "integrate",
     "run_steps",
     "step",
     "turn_looks",
-    "undoing",
 ]
 
 #: The columns a step writes: put back when a step fails.
@@ -45,8 +45,9 @@ HEADING_MIN_SPEED = 1.0
 
 
 def run_steps(frames: list[StepFrame], batches: list[Batch], driven: np.ndarray | None) -> None:
-    """The (sub)steps of one update, every agent stepped fully or not at all (see
-    :func:`undoing`).
+    """The (sub)steps of one update, every agent stepped fully or not at all: if a step
+    raises (game code a component called: a callable target), every agent, its components'
+    state and the random generator are put back as they were, and the error re-raised.
 
     Args:
         frames: One per (sub)step, in order.
@@ -54,11 +55,15 @@ def run_steps(frames: list[StepFrame], batches: list[Batch], driven: np.ndarray 
         driven: Which agents (rows) a physics engine moves and collides, or None.
     """
     first = frames[0]
-    with undoing(first.arrays, first.rng):
+    undo = Undo(first.arrays, first.rng)  # no context manager: its generator costs more
+    try:
         for index, frame in enumerate(frames):
             if index:
                 frame.neighborhood.start_step()
             step(frame, batches, driven)
+    except BaseException:
+        undo.put_back()
+        raise
 
 
 def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> None:
@@ -72,18 +77,18 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     arrays = frame.arrays
     looking = []
     for batch in batches:
-        batch_frame = BatchFrame(frame, batch.slots)
-        put_rows(arrays.force, batch.slots, evaluate(batch_frame, batch.root))
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
         if batch.turns:
             turn = evaluate_turn(batch_frame, batch.root)
-            arrays.angular[batch.slots] = 0.0 if turn is None else turn
+            arrays.angular[batch.index] = 0.0 if turn is None else turn
             looking.append(batch.slots)
     if not looking:
-        integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+        integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
         return
-    slots = np.concatenate(looking)
+    slots = looking[0] if len(looking) == 1 else np.concatenate(looking)
     steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
-    integrate(arrays, frame.agents.rows, frame.dt, frame.geometry, driven)
+    integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
     put_rows(arrays.look, slots, steered)
     turn_looks(arrays, slots, frame.dt)
 
@@ -117,7 +122,7 @@ def forces_now(frame: StepFrame, alone: bool) -> np.ndarray:
 
 def integrate(
     arrays: AgentArrays,
-    rows: np.ndarray,
+    plan: RowPlan,
     dt: float,
     geometry: StaticGeometry,
     driven: np.ndarray | None,
@@ -126,24 +131,26 @@ def integrate(
 
     Args:
         arrays: The agents' columns; ``force`` holds this step's forces.
-        rows: The attached slots ``(n,)``.
+        plan: The attached agents' rows.
         dt: The step, seconds.
         geometry: The walls and obstacles solid agents are kept out of.
-        driven: Which of ``rows`` a physics engine collides itself (not kept out here).
+        driven: Which of the rows a physics engine collides itself (not kept out here).
     """
+    rows, index = plan.rows, plan.index
     # take() rather than [rows]: numpy's fancy indexing of (n, 2) rows is ~10x slower.
     force = truncate(arrays.force.take(rows, axis=0), arrays.max_force[rows])
-    put_rows(arrays.force, rows, force)
+    put_rows(arrays.force, index, force)
     start = arrays.position.take(rows, axis=0)
     velocity = arrays.velocity.take(rows, axis=0) + scale_rows(force, dt / arrays.mass[rows])
     velocity = truncate(velocity, arrays.max_speed[rows])
     position = start + velocity * dt
-    solid = arrays.solid[rows]
+    solid, all_solid = plan.solid, plan.all_solid
     if driven is not None:  # the engine collides its bodies itself
         solid = solid & ~driven
-    if len(geometry) and solid.all():  # the usual case: no masked (n, 2) copies
+        all_solid = every(solid)
+    if len(geometry) and all_solid:  # the usual case: no masked (n, 2) copies
         position, velocity = keep_out(geometry, start, position, velocity, arrays.radius[rows])
-    elif len(geometry) and solid.any():
+    elif len(geometry) and some(solid):
         position[solid], velocity[solid] = keep_out(
             geometry,
             start[solid],
@@ -151,11 +158,14 @@ def integrate(
             velocity[solid],
             arrays.radius[rows[solid]],
         )
-    put_rows(arrays.position, rows, position)
-    put_rows(arrays.velocity, rows, velocity)
+    put_rows(arrays.position, index, position)
+    put_rows(arrays.velocity, index, velocity)
     speed = lengths(velocity)
     turning = speed > HEADING_MIN_SPEED
-    heading, moving = divide_rows(velocity[turning], speed[turning]), rows[turning]
+    if every(turning):  # the usual case: no masked (n, 2) copies
+        heading, moving = divide_rows(velocity, speed), index
+    else:
+        heading, moving = divide_rows(velocity[turning], speed[turning]), rows[turning]
     put_rows(arrays.heading, moving, heading)
     put_rows(arrays.look, moving, heading)  # turn_looks then turns the steered ones
 
@@ -178,19 +188,23 @@ def turn_looks(arrays: AgentArrays, slots: np.ndarray, dt: float) -> None:
     put_rows(arrays.look, slots, as_points(turned / np.abs(turned)))
 
 
-@contextmanager
-def undoing(arrays: AgentArrays, rng: np.random.Generator) -> Iterator[None]:
-    """Run steps; if one raises (game code a component called: a callable target), put every
-    agent, its components' state and the random generator back as they were, and re-raise:
-    every agent is stepped fully or not at all."""
-    columns = {name: getattr(arrays, name).copy() for name in _STEPPED}
-    states = arrays.state.snapshot()
-    generator = rng.bit_generator.state
-    try:
-        yield
-    except BaseException:
-        for name, values in columns.items():
-            getattr(arrays, name)[...] = values
-        arrays.state.restore(states)
-        rng.bit_generator.state = generator
-        raise
+class Undo:
+    """What the steps of an update write, copied before they run, to put back if one fails.
+
+    Args:
+        arrays: The agents' columns.
+        rng: The world's random generator.
+    """
+
+    def __init__(self, arrays: AgentArrays, rng: np.random.Generator) -> None:
+        self._arrays, self._rng = arrays, rng
+        self._columns = [(name, getattr(arrays, name).copy()) for name in _STEPPED]
+        self._states = arrays.state.snapshot()
+        self._generator = rng.bit_generator.state
+
+    def put_back(self) -> None:
+        """Every column, per-agent state and the generator as they were."""
+        for name, values in self._columns:
+            getattr(self._arrays, name)[...] = values
+        self._arrays.state.restore(self._states)
+        self._rng.bit_generator.state = self._generator

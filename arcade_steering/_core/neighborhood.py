@@ -16,11 +16,19 @@ from typing import Any
 
 import numpy as np
 
+from .._util.masks import every
 from ..neighbors import NeighborIndex, NeighborPairs
 from .agents import AgentTable
 from .gather import Groups
 
-__all__ = ["AmongLayout", "Neighborhood", "distinct", "in_asked_group", "kth_distance"]
+__all__ = [
+    "AmongLayout",
+    "Neighborhood",
+    "distinct",
+    "in_asked_group",
+    "kth_distance",
+    "union_of",
+]
 
 #: Sets of ``among`` groups whose labels are kept (one per batch node asking, usually).
 _LABEL_CACHE_SIZE = 32
@@ -165,10 +173,19 @@ def in_asked_group(
     return table[asked.take(pairs.query), pairs.other]
 
 
+def union_of(masks: list[np.ndarray | None]) -> np.ndarray | None:
+    """The agents ``(n,)`` in any of the ``masks`` (each ``(n,)``, None for every agent);
+    None if one of them is None."""
+    present = [mask for mask in masks if mask is not None]
+    if len(present) < len(masks):
+        return None
+    return present[0] if len(present) == 1 else np.logical_or.reduce(present)
+
+
 def distinct(values: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
     """Each distinct value of ``values`` ``(n,)`` and the rows holding it (None: all rows)."""
     first = float(values[0])
-    if (values == first).all():
+    if every(values == first):
         return [(first, None)]
     return [(float(value), np.flatnonzero(values == value)) for value in np.unique(values)]
 

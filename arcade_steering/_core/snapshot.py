@@ -117,5 +117,5 @@ def load_world(
     table.load(snapshot.agents)
     rng.bit_generator.state = snapshot.rng
     tracker.load(snapshot.tracker)
-    sprites, rows = table.sprites(), table.rows
-    sync.show(table.arrays, rows, sprites, sync.places(sprites, table.row_of_id))
+    sprites = table.sprites()
+    sync.show(table.arrays, table.plan, sprites, sync.places(sprites, table.row_of_id))

@@ -13,8 +13,10 @@ from .._arcade.angles import arcade_angle
 from .._arcade.list_slots import ListSlots
 from .._arcade.physics import driven_bodies, read_velocities, write_bodies
 from .._arcade.sprite_sync import pick, read_positions, write_sprites
+from .._util.masks import every, some
 from .._util.vec import put_rows
 from .arrays import AgentArrays
+from .plan import RowPlan
 
 __all__ = ["DrivenBodies", "SpriteSync"]
 
@@ -38,18 +40,18 @@ class SpriteSync:
         return self._list_slots
 
     def pull(
-        self, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+        self, arrays: AgentArrays, plan: RowPlan, sprites: list[Any], list_slots: ListSlots
     ) -> np.ndarray:
         """Take positions from the sprites a game moved since the last update.
 
         Returns:
             The sprites' positions ``(n, 2)``, finite or not; only finite ones are taken.
         """
+        rows, fast = plan.rows, plan.fast_position
         pulled = arrays.position.take(rows, axis=0)
-        fast = arrays.fast_position[rows]
-        if fast.all():  # plain arcade sprites: their lists' buffers show which ones moved
+        if plan.all_fast_position:  # plain arcade sprites: their buffers show which ones moved
             mask = list_slots.moved(pulled)
-            if not mask.any():
+            if not some(mask):
                 return pulled
             moved = np.flatnonzero(mask)
             values = read_positions(pick(sprites, mask), fast[moved])
@@ -64,7 +66,7 @@ class SpriteSync:
     def push(
         self,
         arrays: AgentArrays,
-        rows: np.ndarray,
+        plan: RowPlan,
         sprites: list[Any],
         pulled: np.ndarray,
         list_slots: ListSlots,
@@ -74,79 +76,71 @@ class SpriteSync:
 
         Args:
             arrays: The agents' columns.
-            rows: The attached slots ``(n,)``.
+            plan: The table's plan of the attached rows ``(n,)``.
             sprites: Their sprites ``(n,)``.
             pulled: The positions :meth:`pull` found ``(n, 2)``.
             list_slots: The sprites' places in their lists.
             driven: Which agents a physics engine moves (their positions are its own), or None.
         """
+        rows = plan.rows
         position = arrays.position.take(rows, axis=0)
         if driven is not None:  # the engine moves these (to where the world expects)
             position[driven] = pulled[driven]
         moved = (position != pulled).any(axis=1)
-        rotating = arrays.rotate[rows]
-        angle = arcade_angle(arrays.look.take(rows, axis=0), arrays.facing[rows])
+        rotating = plan.rotate
+        angle = arcade_angle(arrays.look.take(rows, axis=0), plan.facing)
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned
-        if not changed.all() and _rewrite_unchanged(arrays, rows, changed, list_slots):
+        if not every(changed) and _rewrite_unchanged(plan, changed, list_slots):
             changed = np.ones_like(changed)
         # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
         # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
         faced = rotating & changed
-        arrays.angle[rows[faced]] = angle[faced]
-        if changed.all():
-            _write(arrays, rows, sprites, position, angle, faced, list_slots)
-        elif changed.any():
-            _write(
-                arrays,
-                rows[changed],
+        if every(faced):
+            arrays.angle[plan.index] = angle
+        else:
+            arrays.angle[rows[faced]] = angle[faced]
+        if every(changed):
+            write_sprites(
+                sprites, position, plan.fast_position, angle, faced, plan.fast_angle, list_slots
+            )
+        elif some(changed):
+            write_sprites(
                 pick(sprites, changed),
                 position[changed],
+                plan.fast_position[changed],
                 angle[changed],
                 faced[changed],
+                plan.fast_angle[changed],
                 list_slots.select(changed),
             )
 
     def show(
-        self, arrays: AgentArrays, rows: np.ndarray, sprites: list[Any], list_slots: ListSlots
+        self, arrays: AgentArrays, plan: RowPlan, sprites: list[Any], list_slots: ListSlots
     ) -> None:
         """Write every sprite where its agent is, turned as last written (after a restore,
         which put back the positions and angles the sprites showed then)."""
-        position = arrays.position.take(rows, axis=0)
-        _write(arrays, rows, sprites, position, arrays.angle[rows], arrays.rotate[rows], list_slots)
+        rows = plan.rows
+        write_sprites(
+            sprites,
+            arrays.position.take(rows, axis=0),
+            plan.fast_position,
+            arrays.angle[rows],
+            plan.rotate,
+            plan.fast_angle,
+            list_slots,
+        )
 
 
-def _rewrite_unchanged(
-    arrays: AgentArrays, rows: np.ndarray, changed: np.ndarray, list_slots: ListSlots
-) -> bool:
+def _rewrite_unchanged(plan: RowPlan, changed: np.ndarray, list_slots: ListSlots) -> bool:
     """Whether to write the few unchanged sprites too, to save the masked write's fixed
     cost: only when nothing can tell (every sprite has arcade's own setters, which ignore
     an unchanged value, and no list has a spatial hash to update)."""
     return (
         np.count_nonzero(changed) * _REWRITE_SHARE >= (_REWRITE_SHARE - 1) * len(changed)
-        and bool(arrays.fast_position[rows].all() and arrays.fast_angle[rows].all())
+        and plan.all_fast
         and all(each.sprite_list.spatial_hash is None for each in list_slots.lists)
-    )
-
-
-def _write(
-    arrays: AgentArrays,
-    rows: np.ndarray,
-    sprites: list[Any],
-    position: np.ndarray,
-    angle: np.ndarray,
-    faced: np.ndarray,
-    list_slots: ListSlots,
-) -> None:
-    write_sprites(
-        sprites,
-        position,
-        arrays.fast_position[rows],
-        angle,
-        faced,
-        arrays.fast_angle[rows],
-        list_slots,
     )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from .._util.masks import some
 from .._util.validate import check_point
 
 if TYPE_CHECKING:
@@ -201,6 +202,11 @@ class TargetTable:
                 dead[j] = ref.gone
         return dead.take(self.inverse)
 
+    def may_be_gone(self, step: StepFrame) -> bool:
+        """Whether a target may be gone: one is a sprite the world does not hold (an attached
+        agent's sprite lives as long as the update)."""
+        return bool(self.moving) and bool(self._agents(step)[2])
+
     def slots(self, step: StepFrame) -> np.ndarray:
         """Each distinct target's slot in the world's arrays ``(t,)``, -1 where the target is
         no attached agent."""
@@ -269,8 +275,10 @@ class Targets:
 
     def silence(self, force: np.ndarray) -> np.ndarray:
         """``force`` ``(n, 2)`` with the rows of agents whose target is gone set to zero."""
+        if not self._table.may_be_gone(self._step):  # points, agents and callables stay
+            return force
         gone = self.gone
-        if gone.any():
+        if some(gone):
             force[gone] = 0.0
         return force
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .masks import every, some
+
 #: Golden angle in radians: consecutive indices get well-spread directions.
 GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
@@ -58,7 +60,7 @@ def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
     """
     length = lengths(vectors)
     safe = length > 1e-12
-    if safe.all():
+    if every(safe):
         return divide_rows(vectors, length)
     result = divide_rows(vectors, np.where(safe, length, 1.0))
     return where_rows(safe, result, np.zeros(2) if fallback is None else fallback)
@@ -68,7 +70,7 @@ def truncate(vectors: np.ndarray, limit: np.ndarray) -> np.ndarray:
     """Scale down rows of ``vectors`` ``(n, 2)`` longer than ``limit`` ``(n,)``."""
     length = lengths(vectors)
     over = length > limit
-    if not over.any():
+    if not some(over):
         return np.array(vectors, dtype=float)
     return scale_rows(vectors, np.where(over, limit / np.where(over, length, 1.0), 1.0))
 
@@ -84,10 +86,23 @@ def perpendicular(vectors: np.ndarray) -> np.ndarray:
     return np.column_stack((-vectors[:, 1], vectors[:, 0]))
 
 
-def put_rows(array: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
+def put_rows(array: np.ndarray, rows: np.ndarray | slice, values: np.ndarray) -> None:
     """``array[rows] = values`` for a C-contiguous float array ``(m, 2)``, done fast.
 
     numpy's fancy assignment of (n, 2) rows is ~6x slower than of complex scalars, so both
-    sides are viewed as complex numbers (the same 16 bytes per row).
+    sides are viewed as complex numbers (the same 16 bytes per row); a slice (see
+    :func:`span`) is written as it is, faster still.
     """
+    if isinstance(rows, slice):
+        array[rows] = values
+        return
     array.view(np.complex128)[:, 0][rows] = as_complex(values)
+
+
+def span(rows: np.ndarray) -> np.ndarray | slice:
+    """``rows`` ``(n,)`` int as the slice ``rows[0]:rows[0] + n`` when they are consecutive and
+    ascending (it indexes the same items, as a view), else ``rows`` itself."""
+    n = len(rows)
+    if n and int(rows[-1]) - int(rows[0]) == n - 1 and every(np.diff(rows) == 1):
+        return slice(int(rows[0]), int(rows[0]) + n)
+    return rows

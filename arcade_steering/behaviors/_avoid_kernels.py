@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._util.masks import every, some
+
 __all__ = [
     "feeler_depths",
     "feelers",
@@ -49,7 +51,7 @@ def look_ahead(
 def _turn(degrees: np.ndarray) -> complex | np.ndarray:
     """``exp(i radians)`` of ``degrees`` ``(n,)``: one Python number when all are equal (a
     shared component's parameter, or every agent's own copy of the default)."""
-    if len(degrees) == 0 or degrees.strides == (0,) or (degrees == degrees[0]).all():
+    if len(degrees) == 0 or degrees.strides == (0,) or every(degrees == degrees[0]):
         angle = math.radians(float(degrees[0])) if len(degrees) else 0.0
         return complex(math.cos(angle), math.sin(angle))
     return np.exp(1j * np.radians(degrees))
@@ -215,7 +217,7 @@ def pass_velocity(
     distance = np.abs(local)
     size = distance
     on_centre = distance <= 0.0
-    if on_centre.any():  # on the centre: treat it as dead ahead
+    if some(on_centre):  # on the centre: treat it as dead ahead
         local = np.where(on_centre, 1.0 + 0j, local)
         size = np.where(on_centre, 1.0, distance)
     # Outside the clearance circle: the tangent, turned asin(clear / distance) from the

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._util.masks import every, some
 from .._util.vec import lengths, normalize, put_rows, scale_rows, truncate, where_rows
 from ..path.pack import PathPack
 from .seek import arrive_velocity, seek_velocity, velocity_force
@@ -136,7 +137,7 @@ def follow_path(
     ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
 
     fresh = np.isnan(progress)
-    if fresh.any():  # a new agent starts from its nearest point, searching the whole path
+    if some(fresh):  # a new agent starts from its nearest point, searching the whole path
         progress = progress.copy()
         progress[fresh] = pack.project_all(which[fresh], position[fresh]).distance
         homing = np.where(fresh, 0.0, homing)
@@ -149,7 +150,7 @@ def follow_path(
     elif pack.any_closed:
         reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
     forward = sense > 0.0
-    all_forward = bool(forward.all())
+    all_forward = every(forward)
     if all_forward:
         lo, hi = progress, progress + reach
     else:
@@ -168,11 +169,11 @@ def follow_path(
             if at_end == "reverse":
                 sense = np.where(done, -sense, sense)
                 end = np.where(done, length - end, end)
-                all_forward = bool((sense > 0.0).all())
+                all_forward = every(sense > 0.0)
             else:  # loop: head back to the start, then follow again from there
                 homing = np.where(done, 1.0, homing)
         going_home = homing > 0.0
-        if going_home.any():
+        if some(going_home):
             homing = np.array(homing, dtype=float)
             start = (length - end)[going_home]
             home = pack.point_at(which[going_home], start)

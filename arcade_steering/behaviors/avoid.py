@@ -18,6 +18,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import param
+from .._util.masks import some
 from .._util.vec import as_complex, as_points
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
 from ..geometry._kernels import first_min
@@ -219,7 +220,7 @@ class AvoidObstacles(SteeringComponent):
         previous = ctx.state("shape", fill=-1.0)
         chosen = np.full(n, -1.0)
         if len(agents) == 0:
-            if (previous >= 0.0).any():
+            if some(previous >= 0.0):
                 ctx.set_state("shape", chosen)
             return force
         chosen[agents] = shapes[pair]

@@ -24,6 +24,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import group, param
+from .._util.masks import every
 from .._util.vec import (
     normalize,
     perpendicular,
@@ -249,7 +250,7 @@ class AvoidAgents(SteeringComponent):
         speed = ctx.speed
         clearance = ctx.radius + largest + margin
         limit = params.max_neighbors
-        if np.isinf(limit).all():
+        if every(np.isinf(limit)):
             return ctx.neighbors(horizon * (speed + fastest) + clearance, params.among)
         k = np.where(np.isinf(limit), len(everybody), limit).astype(np.intp)
         # Where everybody will be `ahead` seconds from now, a pair that comes within

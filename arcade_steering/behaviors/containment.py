@@ -15,6 +15,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import group, param
+from .._util.masks import every, some
 from .._util.validate import check_points, check_real
 from .._util.vec import normalize, scale_rows
 from ..geometry import WORLD_BOUND, StaticGeometry
@@ -96,7 +97,7 @@ def check_region(name: str, value: Any) -> Region:
     if np.abs(points).max(initial=0.0) > WORLD_BOUND:
         raise ValueError(f"{name} must lie within {WORLD_BOUND:g} px of the origin")
     keep = np.any(points != np.roll(points, 1, axis=0), axis=1)  # repeats, and a closing one
-    points = points[keep] if keep.any() else points[:1]
+    points = points[keep] if some(keep) else points[:1]
     x, y = points[:, 0], points[:, 1]
     area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
     if len(points) < 3 or area == 0.0:
@@ -145,7 +146,7 @@ class Containment(SteeringComponent):
         )
         for region, rows in regions:
             inside = region.contains(ctx.position[rows])
-            if inside.all():
+            if every(inside):
                 continue
             out = rows[~inside]
             position = ctx.position[out]

@@ -22,6 +22,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import flag, group, param
+from .._util.masks import every, some
 from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
 from ..neighbors import NeighborPairs
@@ -58,7 +59,7 @@ def separation_push(
     apart = distance > 0.0
     scale = np.divide(weight, distance, out=np.zeros_like(weight), where=apart)
     push = scale_rows(offset, -scale)
-    if not apart.all():
+    if not every(apart):
         on_top = np.flatnonzero(~apart)
         push[on_top] = spread_directions(ids[on_top]) * weight[on_top, None]
     return push
@@ -123,7 +124,7 @@ class _GroupBehavior(SteeringComponent):
         radius = params.radius
         pairs = ctx.neighbors(radius, params.among)
         fov = params.fov
-        if len(pairs) and np.isfinite(fov).any():
+        if len(pairs) and some(np.isfinite(fov)):
             pairs = pairs.within_fov(np.arctan2(ctx.heading[:, 1], ctx.heading[:, 0]), fov)
         if ctx.debug is not None and self.debug_radius:
             ctx.debug.circles(ctx.position, radius, NEIGHBOR_COLOR)

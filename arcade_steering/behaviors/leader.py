@@ -24,6 +24,7 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext, Targets
 from .._core.params import param, point, target
 from .._core.targets import TargetLike
+from .._util.masks import every, some
 from .._util.vec import (
     as_complex,
     as_points,
@@ -185,7 +186,7 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
     heading = where_rows(moving, fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
-    if unknown.any():
+    if some(unknown):
         slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
         rows = np.flatnonzero(unknown & (slots >= 0))
         heading[rows] = ctx.world_heading(slots.take(rows))
@@ -239,7 +240,7 @@ class FollowLeader(SteeringComponent):
         leader_target = params.leader
         leader = leader_target.position
         heading, known = leader_headings(ctx, leader_target)
-        if not known.all():
+        if not every(known):
             # Heading unknown: "behind" is the follower's own side, so it holds its distance.
             toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
             heading = where_rows(known, heading, toward)
@@ -250,7 +251,7 @@ class FollowLeader(SteeringComponent):
         )
         station = leader + waypoint
         pace = keep_pace(offset, heading, distance)
-        if going_round.any():
+        if some(going_round):
             # Keeping pace, towards the waypoint, braking for the whole way to the point
             # behind: the follower goes round the leader as the leader sees it.
             step = station - ctx.position

@@ -14,7 +14,7 @@ from .._core.context import SteeringContext
 from .._core.params import param, target
 from .._core.targets import TargetLike
 from .._util.validate import LIMIT
-from .._util.vec import as_complex
+from .._util.vec import as_complex, as_points
 
 __all__ = ["Face", "LookWhereYouAreGoing", "Scan", "turn_towards"]
 
@@ -104,7 +104,7 @@ class Scan(SteeringComponent):
         ctx.set_state("phase", phase)
         offset = np.exp(1j * np.radians(params.half_angle * np.sin(2.0 * np.pi * phase)))
         aim = as_complex(ctx.heading) * offset
-        return turn_towards(ctx, np.column_stack((aim.real, aim.imag)), params.tolerance)
+        return turn_towards(ctx, as_points(aim), params.tolerance)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         return np.zeros((len(ctx), 2))

@@ -16,6 +16,7 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.gather import Groups
 from .._core.params import choice, flag, group, param
+from .._util.masks import some
 from .._util.vec import perpendicular, put_rows, scale_rows, truncate
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
@@ -136,7 +137,7 @@ class FollowPath(SteeringComponent):
         new = step.state
         ctx.set_state("progress", new.progress)
         ctx.set_state("normal", step.normal)
-        if fresh.any():  # the others' paths are stored already
+        if some(fresh):  # the others' paths are stored already
             ctx.set_state("path", np.full(len(ctx), key))
         if self.at_end == "reverse":
             ctx.set_state("sense", new.sense)

@@ -18,6 +18,7 @@ from .._core.context import SteeringContext, Targets
 from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
+from .._util.masks import some
 from .._util.vec import normalize, perpendicular, put_rows, scale_rows, where_rows
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
@@ -62,7 +63,7 @@ def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> 
         return heading
     look = ctx.world_heading(slots[rows], look=True)
     turned = (look != ctx.world_heading(slots[rows])).any(axis=1)
-    if turned.any():
+    if some(turned):
         heading = heading.copy()
         heading[rows[turned]] = look[turned]
     return heading
@@ -154,7 +155,7 @@ class EvadeSightCone(SteeringComponent):
         if ctx.debug is not None:
             _record_cones(ctx, leader_target, leader, heading, length, half_angle)
         force = np.zeros((len(ctx), 2))
-        if not inside.any():
+        if not some(inside):
             return force
         rows = np.flatnonzero(inside)
         # Where the follower passes the leader, both keeping their velocities: a follower

@@ -16,6 +16,7 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import group, param, target
 from .._core.targets import TargetLike
+from .._util.masks import some
 from .._util.vec import as_complex, as_points, lengths, scale_rows, truncate
 from ..debug import TARGET_COLOR
 from ..geometry import KIND_OBSTACLE
@@ -242,7 +243,7 @@ class Hide(SteeringComponent):
             np.full(len(ctx), HIDE_SLOWING_RADIUS),
             np.full(len(ctx), HIDE_TOLERANCE),
         )
-        if evade.any():
+        if some(evade):
             where = evade.nonzero()[0]
             desired[where] = evade_velocity(
                 ctx.position[where],

@@ -9,6 +9,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import choice, group, param
+from .._util.masks import some
 from .._util.validate import check_array
 from .._util.vec import lengths
 from ..debug import PATH_COLOR, TARGET_COLOR
@@ -101,7 +102,7 @@ def advance_reached(
         at = index[rows]
         goal = points[first[rows] + at.astype(np.intp)]
         reached = lengths(goal - position[rows]) <= arrive_radius[rows]
-        if not reached.any():
+        if not some(reached):
             break
         rows, at = rows[reached], at[reached]
         new, turned = next_waypoint(at, sense[rows], count[rows], np.ones(len(rows), bool), mode)

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._util.masks import some
 from . import _kernels as _k
 
 __all__ = [
@@ -213,10 +214,10 @@ def cast_fans(
     distance[on_core] = 1.0
     found = off / distance * turn.take(win).conj()
     j = shapes.take(pair.take(win))
-    if on_core.any():  # a zero-thickness wall or a start on a core: pymunk's rules
-        some = on_core.nonzero()[0]
-        sz, dz = origins.take(at[some] % n), rays.ravel().take(at[some])
-        pz = sz + reached[some] * dz
+    if some(on_core):  # a zero-thickness wall or a start on a core: pymunk's rules
+        cores = on_core.nonzero()[0]
+        sz, dz = origins.take(at[cores] % n), rays.ravel().take(at[cores])
+        pz = sz + reached[cores] * dz
         nx, ny = _k.contact_normal(
             pz.real,
             pz.imag,
@@ -224,10 +225,10 @@ def cast_fans(
             sz.imag,
             dz.real,
             dz.imag,
-            best[some] < 0.0,
-            cols.take(j[some], axis=1),
+            best[cores] < 0.0,
+            cols.take(j[cores], axis=1),
         )
-        found[some] = nx + 1j * ny
+        found[cores] = nx + 1j * ny
     alpha.ravel()[at] = reached
     normal.ravel()[at] = found
     shape.ravel()[at] = j
@@ -271,7 +272,7 @@ def overlaps(
     on_core = distance <= ON_CORE
     distance[on_core] = 1.0
     normal = local / distance * turn.conj()
-    if on_core.any():
+    if some(on_core):
         at = on_core.nonzero()[0]
         j = shapes[at]
         normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)

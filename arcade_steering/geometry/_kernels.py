@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._util.masks import some
+
 __all__ = [
     "NCOL",
     "contact_normal",
@@ -118,7 +120,7 @@ def ray_keys_local(
         cap = (c >= 0.0) & (b < 0.0) & (disc >= 0.0)
         t = np.where(along_core & ~in_slab, t, np.where(cap, t_cap, np.inf))
         t[~enters | (t > 1.0)] = np.inf
-        if not in_slab.any():
+        if not some(in_slab):
             return t
         # Starting inside: in the slab and over the core, or within the end's disc.
         inside = in_slab & (along_core | (c < 0.0))
@@ -196,7 +198,7 @@ def contact_normal(
     ey = wy - tau * uy
     dist = _norm(ex, ey)
     core = dist <= _ON_CORE
-    if not core.any():
+    if not some(core):
         return ex / dist, ey / dist
     dist[core] = 1.0
     ex /= dist

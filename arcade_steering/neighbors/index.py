@@ -33,6 +33,7 @@ import math
 
 import numpy as np
 
+from .._util.masks import every, some
 from ._cells import CELL_MARGIN
 from .pairs import NeighborPairs
 from .radius import RadiusIndex, stack_columns
@@ -182,7 +183,7 @@ class NeighborIndex(RadiusIndex):
             scan_want = sub_want.take(now)
             done = count >= scan_want
             done |= scan_reach >= top.take(now)
-            if not done.all():
+            if not every(done):
                 keep = np.flatnonzero(done.take(asker))
                 asker, other, dist2 = asker.take(keep), other.take(keep), dist2.take(keep)
                 count *= done
@@ -247,7 +248,7 @@ def _nearest_first(
     start = np.cumsum(count) - count
     kept = np.minimum(count, want)
     wide = count > _SORT_WIDTH
-    if not wide.any():
+    if not some(wide):
         return _sort_rows(np.arange(len(count)), dist2, start, count, kept, asker)
     # A few agents with very many pairs (a guess far too wide): their pairs sorted by
     # (asker, dist2) in one go, then everybody's picks grouped by asker again.

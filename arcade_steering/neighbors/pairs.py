@@ -122,6 +122,12 @@ class NeighborPairs:
         first[first == len(self)] = -1
         return first
 
+    def renumbered(self, numbers: np.ndarray) -> NeighborPairs:
+        """The same pairs, each ``other`` replaced by ``numbers[other]`` (slots for rows, say)."""
+        return NeighborPairs(
+            self.query, numbers.take(self.other), self.offset, self.distance, self.n_queries
+        )
+
     def select(self, mask: np.ndarray) -> NeighborPairs:
         """Keep the pairs where ``mask`` is true.
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from .._util.masks import every
 from ._cells import CELL_MARGIN, CELL_PAD, MAX_CELLS_PER_AXIS, CellGrid
 from .pairs import NeighborPairs
 
@@ -15,6 +16,8 @@ __all__ = ["RadiusIndex"]
 # Rows go in blocks of about this many candidates (see RadiusIndex._scan).
 _BLOCK = 2**14
 _EMPTY = np.empty(0)
+# The smallest cell: sqrt(tiny), below which dx*dx + dy*dy underflows to 0.
+_MIN_CELL = math.sqrt(float(np.finfo(np.float64).tiny))
 
 
 class RadiusIndex:
@@ -38,7 +41,7 @@ class RadiusIndex:
             positions = positions.reshape(0, 2)
         if positions.ndim != 2 or positions.shape[1] != 2:
             raise ValueError(f"positions must have shape (n, 2), got {positions.shape}")
-        if not np.all(np.isfinite(positions)):
+        if not every(np.isfinite(positions)):
             raise ValueError("positions must be finite")
         if cell_size is not None and not (math.isfinite(cell_size) and cell_size > 0.0):
             raise ValueError(f"cell_size must be positive and finite, got {cell_size!r}")
@@ -52,19 +55,17 @@ class RadiusIndex:
             lower_x, lower_y = float(self._x.min()), float(self._y.min())
             self._lower = np.array([lower_x, lower_y])
             # Python floats overflow to inf silently, numpy ones warn.
-            span = max(float(self._x.max()) - lower_x, float(self._y.max()) - lower_y)
+            width = float(self._x.max()) - lower_x
+            height = float(self._y.max()) - lower_y
+            span = max(width, height)
             if not math.isfinite(span):
                 raise ValueError("positions span more than float64 can hold")
             self._span = span
             # The agents' bounding box, px², widened to the average spacing of agents on a line.
-            width = float(self._x.max()) - lower_x
-            height = float(self._y.max()) - lower_y
             self._area = max(width, span / len(positions)) * max(height, span / len(positions))
             # Cells at least this large keep cell coordinates below 2**30, and never smaller
             # than sqrt(tiny): closer agents have dx*dx + dy*dy == 0, so they must share a cell.
-            self._min_cell = max(
-                span / MAX_CELLS_PER_AXIS, math.sqrt(float(np.finfo(np.float64).tiny))
-            )
+            self._min_cell = max(span / MAX_CELLS_PER_AXIS, _MIN_CELL)
 
     def __len__(self) -> int:
         """Number of agents n."""
