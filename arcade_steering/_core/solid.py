@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._util.masks import some
 from ..geometry._frames import (
     FramedPairs,
     LocalFrames,
-    core_distances,
+    core_offsets,
     first_contacts,
     frame_pairs,
 )
@@ -82,13 +83,13 @@ def keep_out(
     frames = geometry.local_frames
     pairs, size = frame_pairs(frames, rows, shapes, radius)
     local = pairs.local(source)
-    depth = size - core_distances(local, pairs.length)
+    depth = size - np.abs(core_offsets(local, pairs.length))
     depth += radius.take(rows)
     # Most candidates lie beyond the motion's reach: dropped before the costlier sweeps.
     near = depth >= -(motion.take(rows) + SKIN)
     over = depth >= 0.0
     buried = None
-    if over.any():  # inside a shape or on its surface: dug out instead
+    if some(over):  # inside a shape or on its surface: dug out instead
         inside = over.nonzero()[0]
         buried, _, shallowest = first_min(rows.take(inside), -depth.take(inside))
         clear = np.ones(len(position), dtype=bool)

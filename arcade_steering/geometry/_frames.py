@@ -20,7 +20,7 @@ __all__ = [
     "cast_fans",
     "contact_keys",
     "contacts",
-    "core_distances",
+    "core_offsets",
     "first_contacts",
     "frame_pairs",
     "overlaps",
@@ -87,11 +87,12 @@ def frame_pairs(
     return framed, size
 
 
-def core_distances(local: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """Distances ``[p]`` from points in their shapes' frames (complex ``[p]``) to the cores."""
+def core_offsets(local: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Offsets ``[p]`` (complex) of points in their shapes' frames (complex ``[p]``) from the
+    nearest points of the cores (cores of ``length`` ``[p]`` along the positive x axis)."""
     along = np.maximum(local.real, 0.0)
     np.minimum(along, length, out=along)
-    return np.abs(local - along)
+    return local - along
 
 
 def contact_keys(pairs: FramedPairs, local: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -262,9 +263,7 @@ def overlaps(
     cols, start_z, turn_z = frames
     turn = turn_z[shapes]
     local = (as_complex(points)[rows] - start_z[shapes]) * turn
-    along = np.maximum(local.real, 0.0)
-    np.minimum(along, cols[_k.LEN].take(shapes), out=along)
-    local -= along
+    local = core_offsets(local, cols[_k.LEN].take(shapes))
     distance = np.abs(local)
     depth = cols[_k.RAD].take(shapes)
     depth -= distance
