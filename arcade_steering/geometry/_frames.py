@@ -21,6 +21,7 @@ __all__ = [
     "contact_keys",
     "contacts",
     "core_offsets",
+    "depths",
     "first_contacts",
     "frame_pairs",
     "overlaps",
@@ -236,12 +237,14 @@ def cast_fans(
     return alpha, normal, shape
 
 
+def depths(pairs: FramedPairs, local: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """How deep circles overlap given candidate shapes: :func:`overlaps` without the
+    normals, ``[p]`` px (negative: the gap)."""
+    return _depths(pairs, local, radius)[0]
+
+
 def overlaps(
-    frames: LocalFrames,
-    points: np.ndarray,
-    radius: float | np.ndarray,
-    rows: np.ndarray,
-    shapes: np.ndarray,
+    frames: LocalFrames, pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """How deep circles overlap given candidate shapes, and which way is out.
 
@@ -250,32 +253,37 @@ def overlaps(
     No argument checks.
 
     Args:
-        points: Circle centres, finite float array ``[n, 2]``, px.
-        radius: Circle radii, float >= 0 or ``[n]``, px.
-        rows: ``[p]`` circle of each candidate pair.
-        shapes: ``[p]`` index of each pair's shape.
+        frames: The shapes.
+        pairs: The candidates, framed for circles of radius 0 (:func:`frame_pairs` with
+            ``radius=0.0``: their grown radii are the shapes' own).
+        local: ``[p]`` each pair's circle centre in its shape's frame (``pairs.local``).
+        radius: ``[p]`` each pair's circle radius, px.
 
     Returns:
-        ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
-        unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
-        a segment's right normal, +y for a circle).
+        ``(depth [p], normal [p])``: overlap in px (negative: the gap) and the outward
+        unit gradient of the shape's distance at the centre, complex (on a core, pymunk's
+        choice: a segment's right normal, +y for a circle).
     """
-    cols, start_z, turn_z = frames
-    turn = turn_z[shapes]
-    local = (as_complex(points)[rows] - start_z[shapes]) * turn
-    local = core_offsets(local, cols[_k.LEN].take(shapes))
-    distance = np.abs(local)
-    depth = cols[_k.RAD].take(shapes)
-    depth -= distance
-    depth += radius[rows] if isinstance(radius, np.ndarray) else radius
+    depth, offset, distance = _depths(pairs, local, radius)
     on_core = distance <= ON_CORE
     distance[on_core] = 1.0
-    normal = local / distance * turn.conj()
+    normal = offset / distance * pairs.turn.conj()
     if some(on_core):
         at = on_core.nonzero()[0]
-        j = shapes[at]
-        normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
-    return depth, normal.view(np.float64).reshape(-1, 2)
+        j = pairs.shapes.take(at)
+        normal[at] = frames.cols[_k.GX].take(j) + 1j * frames.cols[_k.GY].take(j)
+    return depth, normal
+
+
+def _depths(
+    pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's depth, the offset of its centre from the core and that offset's length."""
+    offset = core_offsets(local, pairs.length)
+    distance = np.abs(offset)
+    depth = pairs.grown - distance
+    depth += radius
+    return depth, offset, distance
 
 
 def as_complex(points: np.ndarray) -> np.ndarray:
