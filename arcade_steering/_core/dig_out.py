@@ -23,7 +23,8 @@ from ..geometry._frames import (
     frame_pairs,
     overlaps,
 )
-from ..geometry._kernels import first_min, ray_keys_local
+from ..geometry._kernels import first_min
+from .casts import Caster
 from .contacts import SKIN, TOUCH, without_inward
 
 if TYPE_CHECKING:
@@ -46,8 +47,9 @@ def dig_out(
     radius: np.ndarray,
     rows: np.ndarray,
     depth: np.ndarray,
-) -> None:
-    """Move circles ``rows``, ``depth`` px deep in shapes, then push them out, in place.
+) -> Caster[None]:
+    """Move circles ``rows``, ``depth`` px deep in shapes, then push them out, in place: a
+    :data:`~.casts.Caster`, yielding the casts of each guarded move.
 
     Their motion with the push out from where it ends, then up to :data:`PUSHES` - 1 more
     pushes out of what they overlap, are each a :func:`_guarded` move, all within their
@@ -99,7 +101,7 @@ def dig_out(
         away = goal - start[active]
         far = np.abs(away)
         goal = start[active] + away * np.minimum(1.0, room[active] / np.maximum(far, SKIN))
-        moved, met = _guarded(frames, kind, here, goal, pairs, local, grow, depth)
+        moved, met = yield from _guarded(frames, kind, here, goal, pairs, local, grow, depth)
         where[active] = moved
         speed[rows[active]] = without_inward(speed[rows[active]], met)
         active = active[np.abs(moved - here) > SKIN]
@@ -126,7 +128,7 @@ def _guarded(
     local: np.ndarray,
     radius: np.ndarray,
     depth: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Caster[tuple[np.ndarray, np.ndarray]]:
     """Move circles from ``start`` straight towards ``target`` (complex ``(k,)``), stopping a
     hair before the first contact: with a shape they overlap, deeper than they are; with one
     they do not, at all; with a wall whose core their centre is on or within ``SKIN`` of the
@@ -144,8 +146,9 @@ def _guarded(
         depth: ``[p]`` how deep each circle overlaps each shape at ``start`` (< 0: clear).
 
     Returns:
-        ``(position, normal)``: where each circle stopped and the outward normal it met
-        there (zero where it reached ``target``), complex ``(k,)``.
+        ``(position, normal)``, from the end of this :data:`~.casts.Caster`: where each
+        circle stopped and the outward normal it met there (zero where it reached
+        ``target``), complex ``(k,)``.
     """
     move = target - start
     position, normal = target.copy(), np.zeros(len(start), dtype=complex)
@@ -159,7 +162,7 @@ def _guarded(
     if len(swept):
         grown = pairs.grown.take(swept)
         grown += grow.take(swept)
-        ray = ray_keys_local(local.take(swept), way.take(swept), pairs.length.take(swept), grown)
+        ray = yield local.take(swept), way.take(swept), pairs.length.take(swept), grown
         key[swept] = np.maximum(ray, 0.0)
     held = ((grow < 0.0) & (kind.take(shapes) == KIND_WALL)).nonzero()[0]
     if len(held):

@@ -26,11 +26,13 @@ from .._util.masks import some
 from ..geometry._frames import (
     FramedPairs,
     LocalFrames,
+    contact_casts,
     core_offsets,
-    first_contacts,
     frame_pairs,
+    nearest_contacts,
 )
 from ..geometry._kernels import first_min
+from .casts import Caster, cast_together
 from .contacts import SKIN, as_complex, without_inward
 from .dig_out import dig_out
 
@@ -96,10 +98,12 @@ def keep_out(
         clear[buried] = False
         near &= clear.take(rows)
     keep = near.nonzero()[0]
+    parts = []  # their rounds cast together: one kernel pass each (see .casts)
     if len(keep):
-        _sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed)
+        parts.append(_sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed))
     if buried is not None:
-        dig_out(geometry, source, place, speed, radius, buried, -shallowest)
+        parts.append(dig_out(geometry, source, place, speed, radius, buried, -shallowest))
+    cast_together(parts)
     return position, velocity
 
 
@@ -111,8 +115,9 @@ def _sweep(
     move: np.ndarray,
     place: np.ndarray,
     speed: np.ndarray,
-) -> None:
-    """Sweep and slide the circles of ``pairs`` by ``move`` from ``source``, in place.
+) -> Caster[None]:
+    """Sweep and slide the circles of ``pairs`` by ``move`` from ``source``, in place: a
+    :data:`~.casts.Caster`, yielding each round's casts.
 
     A slide leaves the surface it slides on: the shape met is convex and the slide starts
     :data:`SKIN` off it, going along or away from it, so each round after the first sweeps
@@ -131,7 +136,10 @@ def _sweep(
     before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
-        circles, _, contact, normal, pair = first_contacts(frames, pairs, start, move, local)
+        if local is None:
+            local = pairs.local(start)
+        key = yield contact_casts(pairs, local, move)
+        circles, _, contact, normal, pair = nearest_contacts(frames, pairs, start, move, key)
         if len(circles) == 0:
             return  # the free ones end at their targets: place holds them
         contact += SKIN * normal

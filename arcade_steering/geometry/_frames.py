@@ -18,12 +18,13 @@ __all__ = [
     "FramedPairs",
     "LocalFrames",
     "cast_fans",
-    "contact_keys",
+    "contact_casts",
     "contacts",
     "core_offsets",
     "depths",
     "first_contacts",
     "frame_pairs",
+    "nearest_contacts",
     "overlaps",
 ]
 
@@ -96,10 +97,13 @@ def core_offsets(local: np.ndarray, length: np.ndarray) -> np.ndarray:
     return local - along
 
 
-def contact_keys(pairs: FramedPairs, local: np.ndarray, moves: np.ndarray) -> np.ndarray:
-    """Each pair's ray key ``[p]`` (see :func:`~._kernels.ray_keys_local`) for circles at
-    ``local`` (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle)."""
-    return _k.ray_keys_local(local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown)
+def contact_casts(
+    pairs: FramedPairs, local: np.ndarray, moves: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arguments of :func:`~._kernels.ray_keys_local` for circles at ``local``
+    (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle): each pair's
+    start and motion in its shape's frame, core length and grown radius, ``[p]`` each."""
+    return local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown
 
 
 def contacts(
@@ -120,30 +124,32 @@ def contacts(
 
 
 def first_contacts(
-    frames: LocalFrames,
-    pairs: FramedPairs,
-    starts: np.ndarray,
-    moves: np.ndarray,
-    local: np.ndarray | None = None,
+    frames: LocalFrames, pairs: FramedPairs, starts: np.ndarray, moves: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """First contacts of circles swept from ``starts`` by ``moves`` (complex ``[n]``) with
     their candidate shapes, as ``CapsuleQueries.cast_pairs`` finds them, for just the
-    circles that meet one.
+    circles that meet one: :func:`nearest_contacts` of the pairs' ray keys."""
+    key = _k.ray_keys_local(*contact_casts(pairs, pairs.local(starts), moves))
+    return nearest_contacts(frames, pairs, starts, moves, key)
+
+
+def nearest_contacts(
+    frames: LocalFrames, pairs: FramedPairs, starts: np.ndarray, moves: np.ndarray, key: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each circle's first contact, from the ray keys of its pairs.
 
     Args:
         frames: The shapes.
         pairs: The candidates; their grown radii include the circles'.
         starts: Every circle's start, complex ``[n]`` px.
         moves: Every circle's motion, complex ``[n]`` px.
-        local: ``pairs.local(starts)``, if the caller has it.
+        key: ``[p]`` the pairs' ray keys (see :func:`contact_casts`).
 
     Returns:
         ``(circles, alpha, contact, normal, pair)``, each ``[k]``: the circles that meet a
         shape, ascending, then as :func:`contacts`, and the pair met.
     """
-    if local is None:
-        local = pairs.local(starts)
-    circles, pair, best = _k.first_min(pairs.rows, contact_keys(pairs, local, moves))
+    circles, pair, best = _k.first_min(pairs.rows, key)
     reached, contact, normal = contacts(
         frames, pairs.shapes.take(pair), starts.take(circles), moves.take(circles), best
     )
