@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._util.masks import some
 from ..geometry import KIND_WALL
 from ..geometry._frames import (
     ON_CORE,
@@ -222,29 +223,30 @@ def _pushes(
         ``(circles, move, out)``: the circles overlapping, ascending, their moves and the
         outward normal of each one's deepest shape.
     """
-    near = (depth > -TOUCH).nonzero()[0]
-    rows, depth, normal = rows[near], depth[near] + SKIN, normal[near]
+    deep = depth + SKIN
     pushed = np.zeros(len(radius), dtype=bool)
-    pushed[rows[depth >= SKIN]] = True  # overlapping: depth >= 0
-    near = pushed[rows].nonzero()[0]
+    pushed[rows[deep >= SKIN]] = True  # overlapping: depth >= 0
+    # The overlapping circles' pairs that overlap or touch.
+    near = ((depth > -TOUCH) & pushed.take(rows)).nonzero()[0]
     if len(near) == 0:
         none = np.zeros(0, dtype=np.intp)
         return none, none.astype(complex), none.astype(complex)
-    rows, depth, normal = rows[near], depth[near], normal[near]
+    rows, depth, normal = rows.take(near), deep.take(near), normal.take(near)
     circles, first, _ = first_min(rows, -depth)
-    out = normal[first]
-    move = out * depth[first]
+    out = normal.take(first)
+    move = out * depth.take(first)
     if len(circles) < len(rows):  # pinched: the second deepest shape of those circles
         rest = np.ones(len(rows), dtype=bool)
         rest[first] = False
         rest = rest.nonzero()[0]
-        twice, second, _ = first_min(rows[rest], -depth[rest])
-        second = rest[second]
+        twice, second, _ = first_min(rows.take(rest), -depth.take(rest))
+        second = rest.take(second)
         at = np.searchsorted(circles, twice)
-        move[at] = _clear_both(out[at], depth[first[at]], normal[second], depth[second])
-        limit = radius[twice] + depth[first[at]]
-        size = np.abs(move[at])
-        move[at] *= np.minimum(1.0, limit / np.maximum(size, SKIN))
+        deepest = depth.take(first.take(at))
+        both = _clear_both(out.take(at), deepest, normal.take(second), depth.take(second))
+        limit = radius.take(twice) + deepest
+        both *= np.minimum(1.0, limit / np.maximum(np.abs(both), SKIN))
+        move[at] = both
     return circles, move, out
 
 
@@ -261,9 +263,10 @@ def _clear_both(
     move = first * depth
     clears = (move * second.conj()).real >= other
     alone = second * other
-    np.copyto(move, alone, where=~clears & ((alone * first.conj()).real >= depth))
-    stuck = ~clears & ((alone * first.conj()).real < depth)
-    if stuck.any():
+    along = (alone * first.conj()).real
+    np.copyto(move, alone, where=~clears & (along >= depth))
+    stuck = ~clears & (along < depth)
+    if some(stuck):
         a, b, d1, d2 = first[stuck], second[stuck], depth[stuck], other[stuck]
         det = (a.conj() * b).imag
         vertex = ((d1 * b.imag - d2 * a.imag) + 1j * (a.real * d2 - b.real * d1)) / np.where(
