@@ -32,9 +32,9 @@ def cast_together(parts: list[Caster[None]]) -> None:
     if len(parts) == 1:  # the usual case: no buried circles, or no clear ones near shapes
         part = parts[0]
         try:
-            cast = next(part)
+            casts = next(part)
             while True:
-                cast = part.send(ray_keys_local(*cast))
+                casts = part.send(ray_keys_local(*casts))
         except StopIteration:
             return
     asked = [(part, cast) for part in parts if (cast := next(part, None)) is not None]

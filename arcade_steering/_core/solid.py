@@ -132,7 +132,7 @@ def _sweep(
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
     """
-    start, target = source, place.copy()
+    start = source
     before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
@@ -146,7 +146,8 @@ def _sweep(
         if sweep:
             prior = before.take(circles)
         speed[circles] = _slide(speed.take(circles), normal, prior)
-        rest = _slide(target.take(circles) - contact, normal, prior)
+        # Place holds the targets of the circles in play until their contacts move them.
+        rest = _slide(place.take(circles) - contact, normal, prior)
         place[circles] = contact
         if sweep == SWEEPS - 1:
             return  # still blocked after every sweep: they stay at their last contact
@@ -167,9 +168,8 @@ def _sweep(
         if sweep == 0:
             start = source.copy()
         start[circles] = contact
-        target[circles] = end
         before[circles] = normal.take(going)
-        move = target - start
+        move = place - start
         pairs, local = pairs.take(others), None
 
 
