@@ -66,7 +66,7 @@ def dig_out(
     frames, kind = geometry.local_frames, geometry.kind
     # Framed for circles of radius 0: each pair's grown radius is its shape's own.
     every = frame_pairs(frames, found, shapes, 0.0)[0]
-    where = start.copy()
+    where, velocity = start.copy(), speed[rows]
     active = np.arange(len(rows))
     pairs = every
     for push in range(PUSHES):
@@ -82,7 +82,7 @@ def dig_out(
             goal = here + motion[active]
             after, normal = overlaps(frames, pairs, pairs.local(goal), grow)
             circles, move, out = _pushes(size, pairs.rows, after, normal)
-            speed[rows[active[circles]]] = without_inward(speed[rows[active[circles]]], out)
+            velocity[circles] = without_inward(velocity.take(circles), out)  # active: all
             goal[circles] += move
         else:
             depth, normal = overlaps(frames, pairs, local, grow)
@@ -96,19 +96,20 @@ def dig_out(
             pairs = pairs.take(chosen)._replace(rows=mine.take(chosen))
             local, grow, depth = local.take(chosen), grow.take(chosen), depth.take(chosen)
             active, here, size = active[circles], here[circles], size[circles]
-            speed[rows[active]] = without_inward(speed[rows[active]], out)
+            velocity[active] = without_inward(velocity.take(active), out)
             goal = here + move
         # Kept within the broad phase's reach of the start.
-        away = goal - start[active]
+        origin = start.take(active)
+        away = goal - origin
         far = np.abs(away)
-        goal = start[active] + away * np.minimum(1.0, room[active] / np.maximum(far, SKIN))
+        goal = origin + away * np.minimum(1.0, room.take(active) / np.maximum(far, SKIN))
         moved, met = yield from _guarded(frames, kind, here, goal, pairs, local, grow, depth)
         where[active] = moved
-        speed[rows[active]] = without_inward(speed[rows[active]], met)
+        velocity[active] = without_inward(velocity.take(active), met)
         active = active[np.abs(moved - here) > SKIN]
         if len(active) == 0:
             break
-    place[rows] = where
+    place[rows], speed[rows] = where, velocity
 
 
 def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> FramedPairs:
