@@ -13,7 +13,8 @@ swept, so no speed, step or pile of constraints carries a centre across a wall:
   there) is dug out by :func:`~.dig_out.dig_out`: guarded moves that never cross a wall's
   core line, so it stays on its side of every wall, overlapping where no clear place is near.
 
-Vectors are complex numbers ``x + iy`` (see :mod:`~.contacts`).
+The two parts run side by side, each round's casts of both made in one pass of the ray
+kernel (see :mod:`~.casts`). Vectors are complex numbers ``x + iy`` (see :mod:`~.contacts`).
 """
 
 from __future__ import annotations
