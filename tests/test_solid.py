@@ -75,6 +75,33 @@ def test_a_circle_starting_inside_is_pushed_out_along_the_gradient() -> None:
     assert position[0, 0] > 50 and position[2, 1] < -50  # out the nearer way
 
 
+def test_buried_and_clear_circles_move_together_as_each_group_alone() -> None:
+    # The sweep of the clear circles and the dig-out of the buried ones cast their rounds
+    # in one kernel pass: each must get back the keys of its own pairs, and nothing else.
+    rng = np.random.default_rng(11)
+    geo = geometry_of(
+        lambda s: add_walls(s, [(0, 0), (400, 0), (400, 400), (0, 400)], closed=True),
+        lambda s: add_wall(s, (200, 0), (120, 260), thickness=2),
+        lambda s: add_obstacle(s, (300, 300), 40),
+        lambda s: add_obstacle(s, (90, 320), 25),
+    )
+    clear = rng.uniform(30, 370, (40, 2))
+    clear = clear[geo.nearest(clear, 60.0).distance > 21.0]
+    buried = np.array([[300.0, 330.0], [280.0, 290.0], [95.0, 300.0], [330.0, 340.0]])
+    start = np.concatenate((clear, buried))
+    end = start + rng.uniform(-60, 60, start.shape)
+    velocity = (end - start) * 60.0
+    radius = rng.uniform(2, 20, len(start))
+    together = keep_out(geo, start, end, velocity, radius)
+    groups = (np.arange(len(clear)), np.arange(len(clear), len(start)))
+    for rows in groups:
+        alone = keep_out(geo, start[rows], end[rows], velocity[rows], radius[rows])
+        np.testing.assert_array_equal(together[0][rows], alone[0])
+        np.testing.assert_array_equal(together[1][rows], alone[1])
+    assert (geo.nearest(buried, 100.0).distance < radius[len(clear) :]).all()  # buried
+    assert (np.abs(together[0] - end).sum(axis=1) > 1e-6).sum() >= 8  # many met something
+
+
 def test_keep_out_leaves_free_motion_and_empty_input_alone() -> None:
     geo = geometry_of(lambda s: add_wall(s, (0, 0), (10, 0)))
     start = np.array([[100.0, 100.0]])

@@ -1,4 +1,4 @@
-"""What the solid step's parts share: candidate pairs, the contact skin, complex vectors.
+"""What the solid step's parts share: the contact skin, complex vectors.
 
 2-D vectors are complex numbers ``x + iy`` here: one numpy call per vector operation, since
 at these sizes the count of calls, not the rows, sets the cost.
@@ -6,33 +6,15 @@ at these sizes the count of calls, not the rows, sets the cost.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
-__all__ = ["SKIN", "TOUCH", "Pairs", "as_complex", "as_points", "without_inward"]
+__all__ = ["SKIN", "TOUCH", "as_complex", "without_inward"]
 
 #: Gap (px) left between an agent's circle and a surface it stopped at, so the next sweep
 #: starts outside rather than exactly on it.
 SKIN = 1e-3
 #: A shape within this distance (px) of a circle touches it: a constraint on its pushes.
 TOUCH = 2 * SKIN
-
-
-class Pairs(NamedTuple):
-    """Candidate (circle, shape) pairs of a step, ``rows`` ascending, for ``n`` circles."""
-
-    rows: np.ndarray
-    shapes: np.ndarray
-    n: int
-
-    def of(self, circles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs of ``circles`` (ascending), rows renumbered as indices into it."""
-        local = np.full(self.n, -1, dtype=np.intp)
-        local[circles] = np.arange(len(circles))
-        mapped = local.take(self.rows)
-        keep = (mapped >= 0).nonzero()[0]
-        return mapped.take(keep), self.shapes.take(keep)
 
 
 def without_inward(vectors: np.ndarray, normal: np.ndarray) -> np.ndarray:
@@ -46,8 +28,3 @@ def without_inward(vectors: np.ndarray, normal: np.ndarray) -> np.ndarray:
 def as_complex(points: np.ndarray) -> np.ndarray:
     """``(n, 2)`` float64 points as complex ``(n,)``: a view when C-contiguous."""
     return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
-
-
-def as_points(values: np.ndarray) -> np.ndarray:
-    """Complex ``(n,)`` as ``(n, 2)`` float points (a view)."""
-    return np.ascontiguousarray(values).view(np.float64).reshape(-1, 2)

@@ -13,10 +13,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._util.masks import some
 from ..geometry import KIND_WALL
-from ..geometry._frames import ON_CORE, contact_keys, contacts, frame_pairs
+from ..geometry._frames import (
+    ON_CORE,
+    FramedPairs,
+    LocalFrames,
+    contacts,
+    depths,
+    frame_pairs,
+    overlaps,
+)
 from ..geometry._kernels import first_min
-from .contacts import SKIN, TOUCH, Pairs, as_complex, as_points, without_inward
+from .casts import Caster
+from .contacts import SKIN, TOUCH, without_inward
 
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
@@ -38,105 +48,128 @@ def dig_out(
     radius: np.ndarray,
     rows: np.ndarray,
     depth: np.ndarray,
-) -> None:
-    """Move circles ``rows``, ``depth`` px deep in shapes, then push them out, in place.
+) -> Caster[None]:
+    """Move circles ``rows``, ``depth`` px deep in shapes, then push them out, in place: a
+    :data:`~.casts.Caster`, yielding the casts of each guarded move.
 
     Their motion with the push out from where it ends, then up to :data:`PUSHES` - 1 more
     pushes out of what they overlap, are each a :func:`_guarded` move, all within their
     motion, radius, depth and :data:`DIG_REACH` px of the start: one broad phase serves them
-    all; one needing more goes on next step.
+    all, its pairs put in their shapes' frames once; one needing more goes on next step.
     A circle whose push no longer moves it (wedged) stops. Velocities lose their part into
     the surfaces pushing or met.
     """
     radius, start = radius[rows], source[rows]
     motion = place[rows] - start
     room = np.abs(motion) + radius + depth + DIG_REACH  # how far the centre may go
-    pairs = Pairs(*geometry.pairs(start.real, start.imag, room + radius), len(rows))
-    where = start.copy()
+    found, shapes = geometry.pairs(start.real, start.imag, room + radius)
+    frames, kind = geometry.local_frames, geometry.kind
+    # Framed for circles of radius 0: each pair's grown radius is its shape's own.
+    every = frame_pairs(frames, found, shapes, 0.0)[0]
+    where, velocity = start.copy(), speed[rows]
     active = np.arange(len(rows))
+    pairs = every
     for push in range(PUSHES):
-        local, shapes = pairs.of(active) if push else pairs[:2]  # all circles at first
-        if len(local) == 0:  # nothing near: the motion is free, and no push is needed
+        if push:
+            pairs = _pairs_of(every, active, len(rows))
+        if len(pairs.rows) == 0:  # nothing near: the motion is free, and no push is needed
             where[active] += motion[active] if push == 0 else 0.0
             break
         here, size = where[active], radius[active]
-        depth, normal = geometry.overlaps(as_points(here), size, local, shapes)
+        local, grow = pairs.local(here), size.take(pairs.rows)
         if push == 0:  # the motion and the push out from where it ends: one guarded move
+            depth = depths(pairs, local, grow)
             goal = here + motion[active]
-            after, normal = geometry.overlaps(as_points(goal), size, local, shapes)
-            circles, move, out = _pushes(size, local, after, normal)
-            speed[rows[active[circles]]] = without_inward(speed[rows[active[circles]]], out)
+            after, normal = overlaps(frames, pairs, pairs.local(goal), grow)
+            circles, move, out = _pushes(size, pairs.rows, after, normal)
+            velocity[circles] = without_inward(velocity.take(circles), out)  # active: all
             goal[circles] += move
         else:
-            circles, move, out = _pushes(size, local, depth, normal)
+            depth, normal = overlaps(frames, pairs, local, grow)
+            circles, move, out = _pushes(size, pairs.rows, depth, normal)
             if len(circles) == 0:
                 break
             keep = np.full(len(active), -1, dtype=np.intp)
             keep[circles] = np.arange(len(circles))
-            chosen = (keep[local] >= 0).nonzero()[0]
-            local, shapes, depth = keep[local[chosen]], shapes[chosen], depth[chosen]
+            mine = keep.take(pairs.rows)
+            chosen = (mine >= 0).nonzero()[0]
+            pairs = pairs.take(chosen)._replace(rows=mine.take(chosen))
+            local, grow, depth = local.take(chosen), grow.take(chosen), depth.take(chosen)
             active, here, size = active[circles], here[circles], size[circles]
-            speed[rows[active]] = without_inward(speed[rows[active]], out)
+            velocity[active] = without_inward(velocity.take(active), out)
             goal = here + move
         # Kept within the broad phase's reach of the start.
-        away = goal - start[active]
+        origin = start.take(active)
+        away = goal - origin
         far = np.abs(away)
-        goal = start[active] + away * np.minimum(1.0, room[active] / np.maximum(far, SKIN))
-        moved, met = _guarded(geometry, here, goal, size, local, shapes, depth)
+        goal = origin + away * np.minimum(1.0, room.take(active) / np.maximum(far, SKIN))
+        moved, met = yield from _guarded(frames, kind, here, goal, pairs, local, grow, depth)
         where[active] = moved
-        speed[rows[active]] = without_inward(speed[rows[active]], met)
+        velocity[active] = without_inward(velocity.take(active), met)
         active = active[np.abs(moved - here) > SKIN]
         if len(active) == 0:
             break
-    place[rows] = where
+    place[rows], speed[rows] = where, velocity
+
+
+def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> FramedPairs:
+    """The pairs of ``circles`` (ascending, of ``n``), rows renumbered as indices into it."""
+    local = np.full(n, -1, dtype=np.intp)
+    local[circles] = np.arange(len(circles))
+    mapped = local.take(pairs.rows)
+    keep = (mapped >= 0).nonzero()[0]
+    return pairs.take(keep)._replace(rows=mapped.take(keep))
 
 
 def _guarded(
-    geometry: StaticGeometry,
+    frames: LocalFrames,
+    kind: np.ndarray,
     start: np.ndarray,
     target: np.ndarray,
+    pairs: FramedPairs,
+    local: np.ndarray,
     radius: np.ndarray,
-    rows: np.ndarray,
-    shapes: np.ndarray,
     depth: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Caster[tuple[np.ndarray, np.ndarray]]:
     """Move circles from ``start`` straight towards ``target`` (complex ``(k,)``), stopping a
     hair before the first contact: with a shape they overlap, deeper than they are; with one
     they do not, at all; with a wall whose core their centre is on or within ``SKIN`` of the
     surface, its core line.
 
     Args:
-        geometry: The walls and obstacles.
+        frames: The walls and obstacles.
+        kind: Each shape's kind (:data:`KIND_WALL` or not).
         start: Where the circles are, complex ``(k,)``.
         target: Where they go, complex ``(k,)``.
-        radius: Their radii ``(k,)``.
-        rows: ``[p]`` circle of each candidate pair, ascending; the pairs hold every shape
-            the moves can meet.
-        shapes: ``[p]`` shape of each pair.
+        pairs: The candidate pairs, rows ascending, holding every shape the moves can meet,
+            framed for circles of radius 0 (their grown radii are the shapes' own).
+        local: ``[p]`` ``pairs.local(start)``.
+        radius: ``[p]`` the radius of each pair's circle.
         depth: ``[p]`` how deep each circle overlaps each shape at ``start`` (< 0: clear).
 
     Returns:
-        ``(position, normal)``: where each circle stopped and the outward normal it met
-        there (zero where it reached ``target``), complex ``(k,)``.
+        ``(position, normal)``, from the end of this :data:`~.casts.Caster`: where each
+        circle stopped and the outward normal it met there (zero where it reached
+        ``target``), complex ``(k,)``.
     """
     move = target - start
     position, normal = target.copy(), np.zeros(len(start), dtype=complex)
+    rows, shapes = pairs.rows, pairs.shapes
+    way = move.take(rows) * pairs.turn  # each pair's move in its shape's frame
     # Each pair swept with the circle shrunk to just clear that shape now.
-    grow = np.where(depth >= 0.0, radius[rows] - depth - SKIN, radius[rows])
+    grow = np.where(depth >= 0.0, radius - depth - SKIN, radius)
     key = np.full(len(rows), np.inf)
     met = np.zeros(len(rows), dtype=complex)
     swept = (grow >= 0.0).nonzero()[0]
-    frames = geometry.local_frames
     if len(swept):
-        each = np.arange(len(swept))
-        pairs = frame_pairs(frames, each, shapes[swept], grow[swept])[0]
-        from_, way = start.take(rows[swept]), move.take(rows[swept])
-        ray = contact_keys(pairs, pairs.local(from_), way)
+        grown = pairs.grown.take(swept)
+        grown += grow.take(swept)
+        ray = yield local.take(swept), way.take(swept), pairs.length.take(swept), grown
         key[swept] = np.maximum(ray, 0.0)
-    held = ((grow < 0.0) & (geometry.kind[shapes] == KIND_WALL)).nonzero()[0]
+    held = ((grow < 0.0) & (kind.take(shapes) == KIND_WALL)).nonzero()[0]
     if len(held):
         key[held], met[held] = _core_crossings(
-            geometry, start[rows[held]], move[rows[held]], shapes[held]
+            local.take(held), way.take(held), pairs.length.take(held), pairs.turn.take(held)
         )
     stopped, pair, alpha = first_min(rows, key)
     if len(stopped):
@@ -145,33 +178,34 @@ def _guarded(
         position[stopped] = start[stopped] + back * move[stopped]
         if len(swept):  # the normals of the swept shapes met
             index = np.full(len(rows), -1, dtype=np.intp)
-            index[swept] = each
+            index[swept] = np.arange(len(swept))
             at = index.take(pair)
             met_swept = (at >= 0).nonzero()[0]
             at = at.take(met_swept)
+            both = swept.take(at)
+            circle = rows.take(both)
             met[pair.take(met_swept)] = contacts(
-                frames, pairs.shapes.take(at), from_.take(at), way.take(at), ray.take(at)
+                frames, shapes.take(both), start.take(circle), move.take(circle), ray.take(at)
             )[2]
         normal[stopped] = met[pair]
     return position, normal
 
 
 def _core_crossings(
-    geometry: StaticGeometry, start: np.ndarray, move: np.ndarray, shapes: np.ndarray
+    local: np.ndarray, step: np.ndarray, length: np.ndarray, turn: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Where moves (complex ``(k,)``) cross their walls' core lines: ``(alpha, normal)``,
-    alpha inf where they do not, the normal towards the side the start is on. Ending on the
-    line counts as crossing; starting on it does not (either side is the start's side)."""
-    a, u, length = geometry.frames(shapes)
-    turn = u.conj()
-    local, step = (start - a) * turn, move * turn
-    off = local.imag
+    """Where moves cross their walls' core lines: ``(alpha, normal)``, alpha inf where they
+    do not, the normal towards the side the start is on. The moves' starts ``local`` and
+    vectors ``step`` are complex ``(k,)`` in the walls' frames (cores of ``length`` along the
+    positive x axis, rotated into by ``turn``). Ending on the line counts as crossing;
+    starting on it does not (either side is the start's side)."""
+    off = local.imag.copy()
     off[np.abs(off) <= ON_CORE] = 0.0  # on the line, give or take the rounding of the turn
     with np.errstate(divide="ignore", invalid="ignore"):
         alpha = -off / step.imag
         along = local.real + alpha * step.real
     crosses = (off != 0.0) & (off * (off + step.imag) <= 0.0) & (along >= 0.0) & (along <= length)
-    normal = np.where(off > 0.0, 1j, -1j) * u
+    normal = np.where(off > 0.0, 1j, -1j) * turn.conj()
     return np.where(crosses, alpha, np.inf), normal
 
 
@@ -179,7 +213,7 @@ def _pushes(
     radius: np.ndarray, rows: np.ndarray, depth: np.ndarray, normal: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pushes out of the shapes circles overlap (complex ``(k,)``), from the overlaps of
-    their candidate pairs (``rows``, ``depth`` and outward ``normal`` ``(p, 2)`` per pair).
+    their candidate pairs (``rows``, ``depth`` and outward ``normal``, complex, per pair).
 
     The deepest overlap sets the push; a circle pinched between two shapes (a corner), or
     overlapping one and touching another (a wall it stopped at), moves to where it clears
@@ -190,29 +224,30 @@ def _pushes(
         ``(circles, move, out)``: the circles overlapping, ascending, their moves and the
         outward normal of each one's deepest shape.
     """
-    near = (depth > -TOUCH).nonzero()[0]
-    rows, depth, normal = rows[near], depth[near] + SKIN, as_complex(normal)[near]
+    deep = depth + SKIN
     pushed = np.zeros(len(radius), dtype=bool)
-    pushed[rows[depth >= SKIN]] = True  # overlapping: depth >= 0
-    near = pushed[rows].nonzero()[0]
+    pushed[rows[deep >= SKIN]] = True  # overlapping: depth >= 0
+    # The overlapping circles' pairs that overlap or touch.
+    near = ((depth > -TOUCH) & pushed.take(rows)).nonzero()[0]
     if len(near) == 0:
         none = np.zeros(0, dtype=np.intp)
         return none, none.astype(complex), none.astype(complex)
-    rows, depth, normal = rows[near], depth[near], normal[near]
+    rows, depth, normal = rows.take(near), deep.take(near), normal.take(near)
     circles, first, _ = first_min(rows, -depth)
-    out = normal[first]
-    move = out * depth[first]
+    out = normal.take(first)
+    move = out * depth.take(first)
     if len(circles) < len(rows):  # pinched: the second deepest shape of those circles
         rest = np.ones(len(rows), dtype=bool)
         rest[first] = False
         rest = rest.nonzero()[0]
-        twice, second, _ = first_min(rows[rest], -depth[rest])
-        second = rest[second]
+        twice, second, _ = first_min(rows.take(rest), -depth.take(rest))
+        second = rest.take(second)
         at = np.searchsorted(circles, twice)
-        move[at] = _clear_both(out[at], depth[first[at]], normal[second], depth[second])
-        limit = radius[twice] + depth[first[at]]
-        size = np.abs(move[at])
-        move[at] *= np.minimum(1.0, limit / np.maximum(size, SKIN))
+        deepest = depth.take(first.take(at))
+        both = _clear_both(out.take(at), deepest, normal.take(second), depth.take(second))
+        limit = radius.take(twice) + deepest
+        both *= np.minimum(1.0, limit / np.maximum(np.abs(both), SKIN))
+        move[at] = both
     return circles, move, out
 
 
@@ -229,9 +264,10 @@ def _clear_both(
     move = first * depth
     clears = (move * second.conj()).real >= other
     alone = second * other
-    np.copyto(move, alone, where=~clears & ((alone * first.conj()).real >= depth))
-    stuck = ~clears & ((alone * first.conj()).real < depth)
-    if stuck.any():
+    along = (alone * first.conj()).real
+    np.copyto(move, alone, where=~clears & (along >= depth))
+    stuck = ~clears & (along < depth)
+    if some(stuck):
         a, b, d1, d2 = first[stuck], second[stuck], depth[stuck], other[stuck]
         det = (a.conj() * b).imag
         vertex = ((d1 * b.imag - d2 * a.imag) + 1j * (a.real * d2 - b.real * d1)) / np.where(

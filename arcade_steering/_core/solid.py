@@ -13,7 +13,8 @@ swept, so no speed, step or pile of constraints carries a centre across a wall:
   there) is dug out by :func:`~.dig_out.dig_out`: guarded moves that never cross a wall's
   core line, so it stays on its side of every wall, overlapping where no clear place is near.
 
-Vectors are complex numbers ``x + iy`` (see :mod:`~.contacts`).
+The two parts run side by side, each round's casts of both made in one pass of the ray
+kernel (see :mod:`~.casts`). Vectors are complex numbers ``x + iy`` (see :mod:`~.contacts`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from .._util.masks import some
 from ..geometry._frames import (
     FramedPairs,
     LocalFrames,
+    contact_casts,
     core_offsets,
-    first_contacts,
     frame_pairs,
+    nearest_contacts,
 )
 from ..geometry._kernels import first_min
+from .casts import Caster, cast_together
 from .contacts import SKIN, as_complex, without_inward
 from .dig_out import dig_out
 
@@ -96,10 +99,12 @@ def keep_out(
         clear[buried] = False
         near &= clear.take(rows)
     keep = near.nonzero()[0]
+    parts = []  # their rounds cast together: one kernel pass each (see .casts)
     if len(keep):
-        _sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed)
+        parts.append(_sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed))
     if buried is not None:
-        dig_out(geometry, source, place, speed, radius, buried, -shallowest)
+        parts.append(dig_out(geometry, source, place, speed, radius, buried, -shallowest))
+    cast_together(parts)
     return position, velocity
 
 
@@ -111,8 +116,9 @@ def _sweep(
     move: np.ndarray,
     place: np.ndarray,
     speed: np.ndarray,
-) -> None:
-    """Sweep and slide the circles of ``pairs`` by ``move`` from ``source``, in place.
+) -> Caster[None]:
+    """Sweep and slide the circles of ``pairs`` by ``move`` from ``source``, in place: a
+    :data:`~.casts.Caster`, yielding each round's casts.
 
     A slide leaves the surface it slides on: the shape met is convex and the slide starts
     :data:`SKIN` off it, going along or away from it, so each round after the first sweeps
@@ -127,18 +133,22 @@ def _sweep(
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
     """
-    start, target = source, place.copy()
+    start = source
     before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
-        circles, _, contact, normal, pair = first_contacts(frames, pairs, start, move, local)
+        if local is None:
+            local = pairs.local(start)
+        key = yield contact_casts(pairs, local, move)
+        circles, _, contact, normal, pair = nearest_contacts(frames, pairs, start, move, key)
         if len(circles) == 0:
             return  # the free ones end at their targets: place holds them
         contact += SKIN * normal
         if sweep:
             prior = before.take(circles)
         speed[circles] = _slide(speed.take(circles), normal, prior)
-        rest = _slide(target.take(circles) - contact, normal, prior)
+        # Place holds the targets of the circles in play until their contacts move them.
+        rest = _slide(place.take(circles) - contact, normal, prior)
         place[circles] = contact
         if sweep == SWEEPS - 1:
             return  # still blocked after every sweep: they stay at their last contact
@@ -159,9 +169,8 @@ def _sweep(
         if sweep == 0:
             start = source.copy()
         start[circles] = contact
-        target[circles] = end
         before[circles] = normal.take(going)
-        move = target - start
+        move = place - start
         pairs, local = pairs.take(others), None
 
 

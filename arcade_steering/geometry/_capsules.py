@@ -362,8 +362,23 @@ class CapsuleQueries:
         shapes: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """How deep circles overlap candidate shapes, and which way is out: see
-        :func:`~arcade_steering.geometry._frames.overlaps`. No argument checks."""
-        return overlaps(self.local_frames, points, radius, rows, shapes)
+        :func:`~arcade_steering.geometry._frames.overlaps`. No argument checks.
+
+        Args:
+            points: Circle centres, finite float array ``[n, 2]``, px.
+            radius: Circle radii, float >= 0 or ``[n]``, px.
+            rows: ``[p]`` circle of each candidate pair.
+            shapes: ``[p]`` index of each pair's shape.
+
+        Returns:
+            ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the
+            outward unit normal.
+        """
+        frames = self.local_frames
+        pairs = frame_pairs(frames, rows, shapes, 0.0)[0]
+        grow = radius.take(rows) if isinstance(radius, np.ndarray) else np.full(len(rows), radius)
+        depth, normal = overlaps(frames, pairs, pairs.local(as_complex(points)), grow)
+        return depth, normal.view(np.float64).reshape(-1, 2)
 
     @property
     def local_frames(self) -> LocalFrames:

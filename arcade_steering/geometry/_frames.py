@@ -18,11 +18,13 @@ __all__ = [
     "FramedPairs",
     "LocalFrames",
     "cast_fans",
-    "contact_keys",
+    "contact_casts",
     "contacts",
     "core_offsets",
+    "depths",
     "first_contacts",
     "frame_pairs",
+    "nearest_contacts",
     "overlaps",
 ]
 
@@ -95,10 +97,13 @@ def core_offsets(local: np.ndarray, length: np.ndarray) -> np.ndarray:
     return local - along
 
 
-def contact_keys(pairs: FramedPairs, local: np.ndarray, moves: np.ndarray) -> np.ndarray:
-    """Each pair's ray key ``[p]`` (see :func:`~._kernels.ray_keys_local`) for circles at
-    ``local`` (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle)."""
-    return _k.ray_keys_local(local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown)
+def contact_casts(
+    pairs: FramedPairs, local: np.ndarray, moves: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arguments of :func:`~._kernels.ray_keys_local` for circles at ``local``
+    (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle): each pair's
+    start and motion in its shape's frame, core length and grown radius, ``[p]`` each."""
+    return local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown
 
 
 def contacts(
@@ -119,30 +124,32 @@ def contacts(
 
 
 def first_contacts(
-    frames: LocalFrames,
-    pairs: FramedPairs,
-    starts: np.ndarray,
-    moves: np.ndarray,
-    local: np.ndarray | None = None,
+    frames: LocalFrames, pairs: FramedPairs, starts: np.ndarray, moves: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """First contacts of circles swept from ``starts`` by ``moves`` (complex ``[n]``) with
     their candidate shapes, as ``CapsuleQueries.cast_pairs`` finds them, for just the
-    circles that meet one.
+    circles that meet one: :func:`nearest_contacts` of the pairs' ray keys."""
+    key = _k.ray_keys_local(*contact_casts(pairs, pairs.local(starts), moves))
+    return nearest_contacts(frames, pairs, starts, moves, key)
+
+
+def nearest_contacts(
+    frames: LocalFrames, pairs: FramedPairs, starts: np.ndarray, moves: np.ndarray, key: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each circle's first contact, from the ray keys of its pairs.
 
     Args:
         frames: The shapes.
         pairs: The candidates; their grown radii include the circles'.
         starts: Every circle's start, complex ``[n]`` px.
         moves: Every circle's motion, complex ``[n]`` px.
-        local: ``pairs.local(starts)``, if the caller has it.
+        key: ``[p]`` the pairs' ray keys (see :func:`contact_casts`).
 
     Returns:
         ``(circles, alpha, contact, normal, pair)``, each ``[k]``: the circles that meet a
         shape, ascending, then as :func:`contacts`, and the pair met.
     """
-    if local is None:
-        local = pairs.local(starts)
-    circles, pair, best = _k.first_min(pairs.rows, contact_keys(pairs, local, moves))
+    circles, pair, best = _k.first_min(pairs.rows, key)
     reached, contact, normal = contacts(
         frames, pairs.shapes.take(pair), starts.take(circles), moves.take(circles), best
     )
@@ -236,12 +243,14 @@ def cast_fans(
     return alpha, normal, shape
 
 
+def depths(pairs: FramedPairs, local: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """How deep circles overlap given candidate shapes: :func:`overlaps` without the
+    normals, ``[p]`` px (negative: the gap)."""
+    return _depths(pairs, local, radius)[0]
+
+
 def overlaps(
-    frames: LocalFrames,
-    points: np.ndarray,
-    radius: float | np.ndarray,
-    rows: np.ndarray,
-    shapes: np.ndarray,
+    frames: LocalFrames, pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """How deep circles overlap given candidate shapes, and which way is out.
 
@@ -250,32 +259,37 @@ def overlaps(
     No argument checks.
 
     Args:
-        points: Circle centres, finite float array ``[n, 2]``, px.
-        radius: Circle radii, float >= 0 or ``[n]``, px.
-        rows: ``[p]`` circle of each candidate pair.
-        shapes: ``[p]`` index of each pair's shape.
+        frames: The shapes.
+        pairs: The candidates, framed for circles of radius 0 (:func:`frame_pairs` with
+            ``radius=0.0``: their grown radii are the shapes' own).
+        local: ``[p]`` each pair's circle centre in its shape's frame (``pairs.local``).
+        radius: ``[p]`` each pair's circle radius, px.
 
     Returns:
-        ``(depth [p], normal [p, 2])``: overlap in px (negative: the gap) and the outward
-        unit gradient of the shape's distance at the centre (on a core, pymunk's choice:
-        a segment's right normal, +y for a circle).
+        ``(depth [p], normal [p])``: overlap in px (negative: the gap) and the outward
+        unit gradient of the shape's distance at the centre, complex (on a core, pymunk's
+        choice: a segment's right normal, +y for a circle).
     """
-    cols, start_z, turn_z = frames
-    turn = turn_z[shapes]
-    local = (as_complex(points)[rows] - start_z[shapes]) * turn
-    local = core_offsets(local, cols[_k.LEN].take(shapes))
-    distance = np.abs(local)
-    depth = cols[_k.RAD].take(shapes)
-    depth -= distance
-    depth += radius[rows] if isinstance(radius, np.ndarray) else radius
+    depth, offset, distance = _depths(pairs, local, radius)
     on_core = distance <= ON_CORE
     distance[on_core] = 1.0
-    normal = local / distance * turn.conj()
+    normal = offset / distance * pairs.turn.conj()
     if some(on_core):
         at = on_core.nonzero()[0]
-        j = shapes[at]
-        normal[at] = cols[_k.GX].take(j) + 1j * cols[_k.GY].take(j)
-    return depth, normal.view(np.float64).reshape(-1, 2)
+        j = pairs.shapes.take(at)
+        normal[at] = frames.cols[_k.GX].take(j) + 1j * frames.cols[_k.GY].take(j)
+    return depth, normal
+
+
+def _depths(
+    pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's depth, the offset of its centre from the core and that offset's length."""
+    offset = core_offsets(local, pairs.length)
+    distance = np.abs(offset)
+    depth = pairs.grown - distance
+    depth += radius
+    return depth, offset, distance
 
 
 def as_complex(points: np.ndarray) -> np.ndarray:

@@ -113,8 +113,9 @@ def ray_keys_local(
         f = w - np.where(y < 0.0, 0.0, length)  # from the nearer end's disc centre
         f2 = (f * f.conj()).real
         c = f2 - radius * radius
-        b = (f * q.conj()).real
-        disc = b * b - (q * q.conj()).real * c
+        back = q.conj()
+        b = (f * back).real
+        disc = b * b - (q * back).real * c
         # The smaller root, c / (-b + sqrt(disc)), is stable and needs no division by |q|^2.
         t_cap = c / (np.sqrt(disc) - b)
         cap = (c >= 0.0) & (b < 0.0) & (disc >= 0.0)
