@@ -102,6 +102,11 @@ def way_round(
     the point where the follower's tangent touches it (at least :data:`MIN_TURN` further
     round), so the follower steps aside while the leader passes it (Reynolds).
 
+    The straight way goes in exactly when it reaches the point behind from inside the circle
+    (the follower is ahead of that point) and first comes nearer the leader (a follower
+    inside the circle walking away from it does not go round): both are sign tests, so a
+    follower far behind is never sent round by the rounding of where its way comes nearest.
+
     Args:
         offset: Follower minus leader ``(n, 2)``, px.
         heading: The leader's unit heading ``(n, 2)`` (zero: straight to the point behind).
@@ -114,12 +119,9 @@ def way_round(
     """
     turn = as_complex(heading)
     local = as_complex(offset) * turn.conj()  # real: ahead of the leader, imag: to its left
-    to_behind = -distance - local
-    # The point of the straight way nearest the leader, as a fraction of the way.
-    nearest = -(local * to_behind.conj()).real / np.maximum(np.abs(to_behind) ** 2, 1e-12)
-    nearest = np.clip(nearest, 0.0, 1.0)
-    # It goes in when that point is inside the circle and not where the follower stands.
-    inward = (nearest > 0.0) & (np.abs(local + nearest * to_behind) < distance) & (turn != 0.0)
+    # Coming nearer: the way to the point behind points against the follower's offset.
+    nearer = (local * (-distance - local).conj()).real < 0.0
+    inward = (local.real > -distance) & nearer & (distance > 0.0)
     side = np.where(local.imag != 0.0, np.sign(local.imag), side_fallback)
     far = np.maximum(np.abs(local), distance)
     round_by = np.maximum(np.arccos(distance / np.maximum(far, 1e-12)), MIN_TURN)
