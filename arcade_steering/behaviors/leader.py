@@ -201,11 +201,13 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
     heading = where_rows(moving, fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
-    if some(unknown):
-        slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
-        rows = np.flatnonzero(unknown & (slots >= 0))
-        heading[rows] = ctx.world_heading(slots.take(rows))
-        unknown = np.isnan(heading[:, 0])
+    if not some(unknown):  # the usual case: every leader has moved
+        ctx.set_state("leader_heading", heading)
+        return heading, ~unknown
+    slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
+    rows = np.flatnonzero(unknown & (slots >= 0))
+    heading[rows] = ctx.world_heading(slots.take(rows))
+    unknown = np.isnan(heading[:, 0])
     ctx.set_state("leader_heading", heading)
     heading[unknown] = 0.0
     return heading, ~unknown
