@@ -57,20 +57,13 @@ def escape_directions(
 def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> np.ndarray:
     """Where each agent's leader looks ``(n, 2)``: ``heading``, except for leaders attached
     to the world whose look a component turns (a guard scanning as it walks)."""
-    slots = leader.slots  # one per distinct leader, -1 for none attached
-    attached = np.flatnonzero(slots >= 0)
-    if not len(attached):
-        return heading
-    look = ctx.world_heading(slots.take(attached), look=True)
-    turned = as_complex(look) != as_complex(ctx.world_heading(slots.take(attached)))
+    slots = leader.slots  # one per distinct leader; -1 (none attached) reads a row not used
+    look = ctx.world_heading(slots, look=True)
+    turned = (slots >= 0) & (as_complex(look) != as_complex(ctx.world_heading(slots)))
     if not some(turned):
         return heading
-    looks = np.zeros((len(slots), 2))
-    put_rows(looks, attached, look)
-    turns = np.zeros(len(slots), dtype=bool)
-    turns[attached] = turned
     which = leader.which
-    return where_rows(turns.take(which), looks.take(which, axis=0), heading)
+    return where_rows(turned.take(which), look.take(which, axis=0), heading)
 
 
 def anticipated_headings(
