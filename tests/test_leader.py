@@ -244,6 +244,22 @@ def test_leader_never_seen_moving_is_followed_on_the_followers_side(world) -> No
     assert np.allclose(follower.position, (0, 30), atol=3.0)
 
 
+@pytest.mark.parametrize("distance", [40.0, 45.3, 40.7, 33.3])
+def test_followers_straight_behind_head_straight_for_the_point_behind(world, distance) -> None:
+    """However far behind, a follower on its leader's axis steers along it: its straight way
+    never goes into the circle round the leader (rounding once sent about half of them round
+    to the leader's side for follow distances such as 45.3 px)."""
+    leader = StubSprite(0, 0)
+    world.attach(leader, steer.Seek((10_000, 0)), velocity=(60.0, 0.0))
+    follow = steer.FollowLeader(leader, distance=distance)
+    squad = [StubSprite(x, 0) for x in np.linspace(-60.0, -1000.0, 40)]
+    for sprite in squad:
+        world.attach(sprite, follow, max_speed=100, max_force=400)
+    forces = np.array(list(steer.testing.batch_forces(world).values()))[1:]
+    assert np.all(forces[:, 0] > 0.0)  # all keep up with the leader
+    assert np.all(forces[:, 1] == 0.0)  # none turns aside
+
+
 def test_callable_leader(world) -> None:
     clock = {"t": 0.0}
 

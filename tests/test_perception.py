@@ -193,6 +193,19 @@ def test_can_see_shapes_follow_the_arguments(corridor) -> None:
     assert world.can_see(guard, [], 100).shape == (0,)
 
 
+@pytest.mark.parametrize("half_angle", [30.0, 85.9, 86.0, 90.0, 135.0, 180.0])
+def test_the_cone_holds_the_points_within_its_angle_all_round(corridor, half_angle) -> None:
+    """Points every degree round the guard (half a degree off each whole one, so none lies on
+    the border) are seen exactly within ``half_angle`` of where it looks, behind it too for
+    the wide views; the guard's own position is seen whatever the view."""
+    world, guard, _ = corridor
+    off_axis = np.arange(-180.0, 180.0) + 0.5
+    points = 40.0 * np.column_stack((np.cos(np.radians(off_axis)), np.sin(np.radians(off_axis))))
+    seen = world.can_see(guard, points, 50.0, half_angle, walls=False)
+    np.testing.assert_array_equal(seen, np.abs(off_axis) <= half_angle)
+    assert world.can_see(guard, guard.position, 50.0, half_angle) is True
+
+
 def test_can_see_takes_agents_sprite_lists_and_unattached_sprites(corridor) -> None:
     world, guard, other = corridor
     agent = world.agent_of(guard)

@@ -33,6 +33,8 @@ class BatchNode:
         self.component = self.instances[0]
         self.shared = all(instance is self.component for instance in self.instances)
         self.children: list[BatchNode] = []
+        #: Whether a component at or below this place turns where the agents look.
+        self.turns = False
         self._cache: dict[Hashable, Any] = {}
         #: The parameters gathered so far, by name; dropped with the caches on a change.
         self.gathered: dict[str, Any] = {}
@@ -78,7 +80,7 @@ class Batch:
         counter = iter(range(1 << 30))
         self.root = _build_node(list(trees), counter, reshaped)
         #: Whether a component of the tree turns where the agents look.
-        self.turns = any(node.steers_look for node in self.root.component.iter_tree())
+        self.turns = self.root.turns
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -90,6 +92,7 @@ def _build_node(instances: list[Node], counter: Any, reshaped: Callable[[], None
         node.children.append(
             _build_node([instance.children[position] for instance in instances], counter, reshaped)
         )
+    node.turns = node.component.steers_look or any(child.turns for child in node.children)
     return node
 
 

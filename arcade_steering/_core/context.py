@@ -379,9 +379,9 @@ def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
 
 def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
     """Angular accelerations ``(n,)`` of ``node``'s component for the batch (finite), or
-    None when it has no opinion."""
+    None when it has no opinion (not asked when nothing at or below it turns)."""
     component = node.component
-    turn = component.turn(SteeringContext(frame, node))
+    turn = component.turn(SteeringContext(frame, node)) if node.turns else None
     if turn is None:
         return None
     turn = np.asarray(turn, dtype=float)

@@ -41,18 +41,37 @@ def in_sight(
         half_angle: Half-angle of the view ``(n,)`` (or a scalar), radians in (0, pi].
 
     Returns:
-        ``inside`` ``(n,)`` bool, and ``depth`` ``(n,)`` in [0, 1]: 0 on the cone's border,
-        1 on its axis at the apex. A point on the observer counts as inside, at depth 1.
+        ``inside`` ``(n,)`` bool, and ``depth`` ``(n,)`` in [0, 1]: 0 on the cone's border
+        and outside it, 1 on its axis at the apex. A point on the observer counts as inside,
+        at depth 1.
     """
     # In the observer's frame (x along its facing): one complex product.
     local = as_complex(offset) * as_complex(heading).conj()
     distance = lengths(offset)
+    # A point behind lies more than pi/2 off the axis (its arctan2 is at least pi/2): for
+    # views less than 1.5 rad each side only the points within reach and ahead (or closer
+    # than 1e-150 px, whose lengths may round to 0: on the observer) can be inside, and the
+    # angles are found for those alone.
+    inside = (distance <= length) & ((local.real > -1e-150) | (half_angle > 1.5))
+    depth = np.zeros(len(inside))
+    rows = np.flatnonzero(inside)
+    if not len(rows):
+        return inside, depth
+    local, distance = local.take(rows), distance.take(rows)
+    length, half_angle = _take(length, rows), _take(half_angle, rows)
     angle = np.arctan2(np.abs(local.imag), local.real)
-    sees = as_complex(heading) != 0.0
-    inside = sees & (distance <= length) & ((angle <= half_angle) | (distance == 0.0))
-    depth = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
-    depth[distance == 0.0] = 1.0
-    return inside, np.clip(depth, 0.0, 1.0)
+    on_observer = distance == 0.0
+    seen = (as_complex(heading).take(rows) != 0.0) & ((angle <= half_angle) | on_observer)
+    inside[rows] = seen
+    near = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
+    near[on_observer] = 1.0
+    depth[rows] = np.where(seen, np.clip(near, 0.0, 1.0), 0.0)
+    return inside, depth
+
+
+def _take(values: np.ndarray | float, rows: np.ndarray) -> np.ndarray | float:
+    """``values[rows]`` of a per-point array; a scalar as it is."""
+    return values.take(rows) if isinstance(values, np.ndarray) and values.ndim else values
 
 
 def in_view(

@@ -13,6 +13,9 @@ from .masks import every, some
 #: Golden angle in radians: consecutive indices get well-spread directions.
 GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
+#: Rows no longer than this have no direction: :func:`normalize` gives them its fallback.
+MIN_LENGTH = 1e-12
+
 
 def lengths(vectors: np.ndarray) -> np.ndarray:
     """Euclidean length of each row of ``vectors`` ``(n, 2)`` -> ``(n,)``."""
@@ -59,7 +62,7 @@ def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
             where omitted.
     """
     length = lengths(vectors)
-    safe = length > 1e-12
+    safe = length > MIN_LENGTH
     if every(safe):
         return divide_rows(vectors, length)
     result = divide_rows(vectors, np.where(safe, length, 1.0))

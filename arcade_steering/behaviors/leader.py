@@ -26,12 +26,14 @@ from .._core.params import param, point, target
 from .._core.targets import TargetLike
 from .._util.masks import every, some
 from .._util.vec import (
+    MIN_LENGTH,
     as_complex,
     as_points,
     divide_rows,
     lengths,
     normalize,
     perpendicular,
+    put_rows,
     scale_rows,
     spread_directions,
     truncate,
@@ -92,7 +94,7 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
 
 
 def way_round(
-    offset: np.ndarray, heading: np.ndarray, distance: np.ndarray, side_fallback: np.ndarray
+    offset: np.ndarray, heading: np.ndarray, distance: np.ndarray, ids: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Where a follower heads to reach the point behind its leader without running into it.
 
@@ -102,37 +104,41 @@ def way_round(
     the point where the follower's tangent touches it (at least :data:`MIN_TURN` further
     round), so the follower steps aside while the leader passes it (Reynolds).
 
+    The straight way goes in exactly when it reaches the point behind from inside the circle
+    (the follower is ahead of that point) and first comes nearer the leader (a follower
+    inside the circle walking away from it does not go round): both are sign tests, so a
+    follower far behind is never sent round by the rounding of where its way comes nearest.
+
     Args:
         offset: Follower minus leader ``(n, 2)``, px.
         heading: The leader's unit heading ``(n, 2)`` (zero: straight to the point behind).
         distance: The follow distance ``(n,)``, px.
-        side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
+        ids: Integers ``(n,)``: a follower on the axis goes round on the left for an even
+            one, on the right for an odd one.
 
     Returns:
         The waypoint minus the leader ``(n, 2)`` px (the point behind where the way is
-        straight), and whether the way goes round ``(n,)``.
+        straight), and the rows whose way goes round ``(k,)``.
     """
     turn = as_complex(heading)
     local = as_complex(offset) * turn.conj()  # real: ahead of the leader, imag: to its left
-    to_behind = -distance - local
-    # The point of the straight way nearest the leader, as a fraction of the way.
-    nearest = -(local * to_behind.conj()).real / np.maximum(np.abs(to_behind) ** 2, 1e-12)
-    nearest = np.clip(nearest, 0.0, 1.0)
-    # It goes in when that point is inside the circle and not where the follower stands.
-    inward = (nearest > 0.0) & (np.abs(local + nearest * to_behind) < distance) & (turn != 0.0)
-    side = np.where(local.imag != 0.0, np.sign(local.imag), side_fallback)
-    far = np.maximum(np.abs(local), distance)
-    round_by = np.maximum(np.arccos(distance / np.maximum(far, 1e-12)), MIN_TURN)
-    waypoint = np.where(
-        inward, distance * np.exp(1j * (np.angle(local) + side * round_by)), -distance
-    )
-    return as_points(waypoint * turn), inward
+    # Coming nearer: the way to the point behind points against the follower's offset.
+    nearer = (local * (-distance - local).conj()).real < 0.0
+    rows = np.flatnonzero((local.real > -distance) & nearer & (distance > 0.0))
+    waypoint = (-distance).astype(complex)
+    if len(rows):  # the tangent's touching point, only for the few that go round
+        near, reach = local.take(rows), distance.take(rows)
+        side = np.where(near.imag != 0.0, np.sign(near.imag), 1.0 - 2.0 * (ids.take(rows) % 2))
+        far = np.maximum(np.abs(near), reach)
+        round_by = np.maximum(np.arccos(reach / np.maximum(far, 1e-12)), MIN_TURN)
+        waypoint[rows] = reach * np.exp(1j * (np.angle(near) + side * round_by))
+    return as_points(waypoint * turn), rows
 
 
 def keep_out(
     offset: np.ndarray, distance: np.ndarray, max_speed: np.ndarray, ids: np.ndarray
-) -> np.ndarray:
-    """The velocity ``(n, 2)`` px/s that pushes followers out of the circle round the leader.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The velocity that pushes followers out of the circle round the leader.
 
     Straight away from the leader, :data:`KEEP_OUT` times ``max_speed`` at its centre falling
     linearly to zero at ``distance``; zero outside.
@@ -142,13 +148,22 @@ def keep_out(
         distance: The circle's radius ``(n,)``, px.
         max_speed: ``(n,)`` px/s.
         ids: Integers ``(n,)`` giving a follower on the leader's centre its own way out.
+
+    Returns:
+        The rows inside the circle ``(k,)`` and their push ``(k, 2)`` px/s (the others' is
+        zero).
     """
-    # Whole rows, no masks: masked gathers and scatters of (n, 2) rows cost more.
-    inside = np.zeros_like(distance)
-    np.divide(lengths(offset), distance, out=inside, where=distance > 0.0)
-    weight = KEEP_OUT * np.maximum(1.0 - inside, 0.0) * max_speed
-    weight[distance <= 0.0] = 0.0
-    return scale_rows(normalize(offset, spread_directions(ids)), weight)
+    gap = lengths(offset)
+    rows = np.flatnonzero(gap < distance)
+    if not len(rows):
+        return rows, np.zeros((0, 2))
+    gap, reach = gap.take(rows), distance.take(rows)
+    weight = KEEP_OUT * np.maximum(1.0 - gap / reach, 0.0) * max_speed.take(rows)
+    away = normalize(offset.take(rows, axis=0))
+    centred = gap <= MIN_LENGTH
+    if some(centred):
+        away[centred] = spread_directions(ids.take(rows)[centred])
+    return rows, scale_rows(away, weight)
 
 
 def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -186,11 +201,13 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
     heading = where_rows(moving, fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
-    if some(unknown):
-        slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
-        rows = np.flatnonzero(unknown & (slots >= 0))
-        heading[rows] = ctx.world_heading(slots.take(rows))
-        unknown = np.isnan(heading[:, 0])
+    if not some(unknown):  # the usual case: every leader has moved
+        ctx.set_state("leader_heading", heading)
+        return heading, ~unknown
+    slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
+    rows = np.flatnonzero(unknown & (slots >= 0))
+    heading[rows] = ctx.world_heading(slots.take(rows))
+    unknown = np.isnan(heading[:, 0])
     ctx.set_state("leader_heading", heading)
     heading[unknown] = 0.0
     return heading, ~unknown
@@ -245,24 +262,24 @@ class FollowLeader(SteeringComponent):
             toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
             heading = where_rows(known, heading, toward)
         distance = params.distance
-        offset = ctx.position - leader
-        waypoint, going_round = way_round(
-            offset, heading, distance, np.where(ctx.slots % 2 == 0, 1.0, -1.0)
-        )
+        position = ctx.position
+        offset = position - leader
+        waypoint, going_round = way_round(offset, heading, distance, ctx.slots)
         station = leader + waypoint
         pace = keep_pace(offset, heading, distance)
-        if some(going_round):
+        if len(going_round):
             # Keeping pace, towards the waypoint, braking for the whole way to the point
             # behind: the follower goes round the leader as the leader sees it.
-            step = station - ctx.position
-            remaining = lengths(step) + lengths(waypoint + scale_rows(heading, distance))
-            rounded = ctx.position + scale_rows(normalize(step), remaining)
-            station = where_rows(going_round, rounded, station)
-            pace = np.where(going_round, 1.0, pace)
+            start, point = position.take(going_round, 0), waypoint.take(going_round, 0)
+            step = station.take(going_round, 0) - start
+            behind = scale_rows(heading.take(going_round, 0), distance.take(going_round))
+            remaining = lengths(step) + lengths(point + behind)
+            put_rows(station, going_round, start + scale_rows(normalize(step), remaining))
+            pace[going_round] = 1.0
         if ctx.debug is not None:
             ctx.debug.points(leader + waypoint, TARGET_COLOR)
         desired = station_velocity(
-            ctx.position,
+            position,
             station,
             scale_rows(leader_target.velocity, pace),
             ctx.max_speed,
@@ -271,7 +288,8 @@ class FollowLeader(SteeringComponent):
             params.slowing_radius,
             params.tolerance,
         )
-        desired += keep_out(offset, distance, ctx.max_speed, ctx.slots)
+        pushed, push = keep_out(offset, distance, ctx.max_speed, ctx.slots)
+        as_complex(desired)[pushed] += as_complex(push)  # a view: desired is C-contiguous
         return leader_target.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 

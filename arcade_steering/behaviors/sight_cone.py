@@ -19,7 +19,7 @@ from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
 from .._util.masks import some
-from .._util.vec import normalize, perpendicular, put_rows, scale_rows, where_rows
+from .._util.vec import as_complex, normalize, perpendicular, put_rows, scale_rows, where_rows
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -57,16 +57,13 @@ def escape_directions(
 def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> np.ndarray:
     """Where each agent's leader looks ``(n, 2)``: ``heading``, except for leaders attached
     to the world whose look a component turns (a guard scanning as it walks)."""
-    slots = leader.slots.take(leader.which)
-    rows = np.flatnonzero(slots >= 0)
-    if not len(rows):
+    slots = leader.slots  # one per distinct leader; -1 (none attached) reads a row not used
+    look = ctx.world_heading(slots, look=True)
+    turned = (slots >= 0) & (as_complex(look) != as_complex(ctx.world_heading(slots)))
+    if not some(turned):
         return heading
-    look = ctx.world_heading(slots[rows], look=True)
-    turned = (look != ctx.world_heading(slots[rows])).any(axis=1)
-    if some(turned):
-        heading = heading.copy()
-        heading[rows[turned]] = look[turned]
-    return heading
+    which = leader.which
+    return where_rows(turned.take(which), look.take(which, axis=0), heading)
 
 
 def anticipated_headings(
@@ -84,8 +81,12 @@ def anticipated_headings(
         Unit headings ``(n, 2)``: along the velocity extrapolated :data:`ANTICIPATION`
         seconds ahead where that points against the velocity now, else ``heading``.
     """
-    ahead = velocity + np.nan_to_num(velocity - previous) * (ANTICIPATION / dt)
+    change = velocity - previous
+    change[np.isnan(change)] = 0.0  # not known yet (velocities are finite)
+    ahead = velocity + change * (ANTICIPATION / dt)
     turning = np.einsum("ij,ij->i", ahead, velocity) < 0.0
+    if not some(turning):
+        return heading
     return where_rows(turning, normalize(ahead, heading), heading)
 
 

@@ -396,11 +396,10 @@ class FollowLeader:
         ox, oy = agent.x - leader.x, agent.y - leader.y
         ahead, left = ox * hx + oy * hy, oy * hx - ox * hy
         pace = min(max(1.0 - ahead / max(distance, 10.0), 0.0), 1.0)
-        # The point of the straight way to the station nearest the leader (leader's frame).
+        # The straight way to the station (leader's frame) goes into the circle: it reaches
+        # the station from inside and first comes nearer the leader.
         wx, wy = -distance - ahead, -left
-        t = -(ahead * wx + left * wy) / max(wx * wx + wy * wy, 1e-12)
-        t = min(max(t, 0.0), 1.0)
-        if t > 0.0 and math.hypot(ahead + t * wx, left + t * wy) < distance:
+        if ahead > -distance and ahead * wx + left * wy < 0.0 and distance > 0.0:
             # Round the circle on the agent's side: to its tangent point, at least MIN_TURN on.
             if left != 0.0:
                 side = math.copysign(1.0, left)
