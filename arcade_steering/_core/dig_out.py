@@ -71,7 +71,7 @@ def dig_out(
     pairs = every
     for push in range(PUSHES):
         if push:
-            pairs = _pairs_of(every, active, len(rows))
+            pairs = _pairs_of(every, active, len(rows))[0]
         if len(pairs.rows) == 0:  # nothing near: the motion is free, and no push is needed
             where[active] += motion[active] if push == 0 else 0.0
             break
@@ -89,11 +89,7 @@ def dig_out(
             circles, move, out = _pushes(size, pairs.rows, depth, normal)
             if len(circles) == 0:
                 break
-            keep = np.full(len(active), -1, dtype=np.intp)
-            keep[circles] = np.arange(len(circles))
-            mine = keep.take(pairs.rows)
-            chosen = (mine >= 0).nonzero()[0]
-            pairs = pairs.take(chosen)._replace(rows=mine.take(chosen))
+            pairs, chosen = _pairs_of(pairs, circles, len(active))
             local, grow, depth = local.take(chosen), grow.take(chosen), depth.take(chosen)
             active, here, size = active[circles], here[circles], size[circles]
             velocity[active] = without_inward(velocity.take(active), out)
@@ -112,13 +108,14 @@ def dig_out(
     place[rows], speed[rows] = where, velocity
 
 
-def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> FramedPairs:
-    """The pairs of ``circles`` (ascending, of ``n``), rows renumbered as indices into it."""
+def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> tuple[FramedPairs, np.ndarray]:
+    """The pairs of ``circles`` (ascending, of ``n``), rows renumbered as indices into it,
+    and which of ``pairs`` they are."""
     local = np.full(n, -1, dtype=np.intp)
     local[circles] = np.arange(len(circles))
     mapped = local.take(pairs.rows)
     keep = (mapped >= 0).nonzero()[0]
-    return pairs.take(keep)._replace(rows=mapped.take(keep))
+    return pairs.take(keep)._replace(rows=mapped.take(keep)), keep
 
 
 def _guarded(
