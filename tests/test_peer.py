@@ -61,3 +61,12 @@ def test_crowded_squad_behaves_alike_where_the_paths_part() -> None:
     # solid steps differ, so paths part; the figures stay alike and nobody crosses a wall.
     result = small_worlds.check("demo", 60, 3600, squad=60)
     assert_alike(result["library"], result["peer"])
+
+
+def test_numpy_floor_takes_the_library_s_paths() -> None:
+    """``numpy_floor.py`` times a hand-fused ``Arrive`` against the library: fair only while
+    it does what the library does, to the last bits, on the way and at the stop."""
+    import numpy_floor
+
+    assert numpy_floor.same_paths(30, updates=120) < 1e-9  # on the way
+    assert numpy_floor.same_paths(5, updates=2700) < 1e-9  # after every agent stopped
