@@ -11,30 +11,28 @@ import math
 from typing import Any
 
 import numpy as np
-import pymunk
 
-from . import geometry
 from ._arcade.physics import check_engine, world_space
 from ._core.agents import AgentTable
 from ._core.attach import AttachOptions
 from ._core.component import SteeringComponent, check_component
 from ._core.frame import StepFrame
 from ._core.guard import NotCopyable, UpdateGuard
-from ._core.integrate import forces_now, run_steps
+from ._core.integrate import forces_now, rehearse, run_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
-from ._core.perception import can_see
 from ._core.snapshot import WorldSnapshot, load_world, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
+from .world_shapes import WorldShapes
 
 __all__ = ["SteeringWorld"]
 
 
-class SteeringWorld(NotCopyable):
+class SteeringWorld(WorldShapes, NotCopyable):
     """All steering agents of a game, updated together.
 
     Args:
@@ -199,78 +197,10 @@ class SteeringWorld(NotCopyable):
         self._agents.drop_collected()
         return len(self._agents)
 
-    # -- walls and obstacles ----------------------------------------------------------------
-
-    @property
-    def space(self) -> pymunk.Space:
-        """The ``pymunk.Space`` holding walls and obstacles (static Segments and Circles).
-
-        Static segments and circles added to it directly count too, from the next update.
-        """
-        return self._space
-
     @property
     def physics(self) -> Any:
         """The ``arcade.PymunkPhysicsEngine`` that moves the agents it holds, or None."""
         return self._physics
-
-    @property
-    def geometry(self) -> StaticGeometry:
-        """The numpy mirror of the space's static shapes that batched queries run on."""
-        self._geometry.sync(self._space)
-        return self._geometry
-
-    def add_wall(
-        self, a: tuple[float, float], b: tuple[float, float], thickness: float = 0.0
-    ) -> pymunk.Segment:
-        """Add a wall from ``a`` to ``b`` (px), ``thickness`` px thick, as a ``pymunk.Segment``.
-
-        Raises:
-            ValueError: A point is NaN/inf, ``a == b``, or ``thickness`` is negative.
-        """
-        return geometry.add_wall(self._space, a, b, thickness)
-
-    def add_walls(
-        self, points: Any, closed: bool = False, thickness: float = 0.0
-    ) -> list[pymunk.Segment]:
-        """Add a polyline of walls through ``points``; ``closed`` joins the last to the first."""
-        return geometry.add_walls(self._space, points, closed, thickness)
-
-    def add_obstacle(self, center: tuple[float, float], radius: float) -> pymunk.Circle:
-        """Add a round obstacle (a ``pymunk.Circle``) of ``radius`` px at ``center``.
-
-        Raises:
-            ValueError: ``center`` is NaN/inf or ``radius`` <= 0.
-        """
-        return geometry.add_obstacle(self._space, center, radius)
-
-    def remove_shape(self, shape: pymunk.Shape) -> None:
-        """Remove a wall or obstacle from the space."""
-        geometry.remove_shape(self._space, shape)
-
-    def can_see(
-        self,
-        observers: Any,
-        targets: Any,
-        length: float,
-        half_angle: float = 180.0,
-        *,
-        walls: bool = True,
-        obstacles: bool = False,
-    ) -> Any:
-        """Which observers see which targets: within ``length`` px and ``half_angle`` degrees
-        of the observer's heading, with no wall (none with ``walls=False``; no obstacle either
-        with ``obstacles=True``) between their centres. Observers: attached sprites or agents
-        (or, all round at ``half_angle=180``, any sprites or ``(x, y)`` points); targets:
-        sprites, agents or points; one, or a sequence (a ``SpriteList``, an ``(n, 2)`` array).
-        See "Line of sight" on the page "Walls and obstacles".
-
-        Returns:
-            bool ``(observers, targets)``, every pair tested; the axis of a lone observer or
-            target (not in a sequence) is dropped, down to a ``bool`` for one of each.
-        """
-        args = (observers, targets, length, half_angle, walls, obstacles)
-        return can_see(self._agents, self.geometry, *args)
 
     def update(self, delta_time: float) -> None:
         """Advance every agent by ``delta_time`` seconds and move their sprites.
@@ -346,6 +276,21 @@ class SteeringWorld(NotCopyable):
             self._geometry.sync(self._space)
             with self._neighborhood.updating():
                 return forces_now(self._frame(dt, debug), alone)
+
+    def prepare(self) -> None:
+        """Build now what the first :meth:`update` would build, and run its code once, moving
+        nothing: the walls' and obstacles' grids, the agents' batches, parameters and places in
+        their sprite lists. Optional: call it once a level is loaded, as
+        ``SpriteList.initialize()``, and the first update costs about what later ones do. Per-agent
+        state and the random generator are left as they were. See "The first update" on the
+        page "Performance"."""
+        with self._guard("prepare()"):
+            table = self._agents
+            table.drop_collected()
+            self._sync.places(table.sprites(), table.row_of_id)
+            self._geometry.sync(self._space)
+            with self._neighborhood.updating():
+                rehearse(self._frame(1 / 60, None))
 
     def snapshot(self) -> WorldSnapshot:
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents

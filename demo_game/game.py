@@ -128,6 +128,7 @@ class GameView(arcade.View):
     def restart(self) -> None:
         """A new round: level, cast and score from scratch."""
         self.scene = Scene(self.seed, self.followers)
+        self.scene.world.prepare()  # built now, the round's first frame costs what later ones do
         self.score = 0
         self.elapsed = 0.0
         self.state = "sneaking"  # "chased", "caught", "won"

@@ -22,7 +22,7 @@ LAYERS: list[set[str]] = [
     {"_arcade"},
     {"_core"},
     {"behaviors", "combine", "params"},
-    {"agent", "world"},
+    {"agent", "world", "world_shapes"},
     {"testing", "formations", "tree_data", "replay"},
     {"tiled"},
     {"examples", "__init__", "__main__"},

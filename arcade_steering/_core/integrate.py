@@ -31,6 +31,7 @@ __all__ = [
     "Undo",
     "forces_now",
     "integrate",
+    "rehearse",
     "run_steps",
     "step",
     "turn_looks",
@@ -91,6 +92,17 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
     put_rows(arrays.look, slots, steered)
     turn_looks(arrays, slots, frame.dt)
+
+
+def rehearse(frame: StepFrame) -> None:
+    """One :func:`step` of every agent, then every agent, its components' state and the random
+    generator put back as they were: what a world's first update builds on its way (batches,
+    parameters, the walls' and obstacles' grids) is built, and the step's code has run."""
+    undo = Undo(frame.arrays, frame.rng)
+    try:
+        step(frame, frame.agents.batches(), None)
+    finally:
+        undo.put_back()
 
 
 def forces_now(frame: StepFrame, alone: bool) -> np.ndarray:

@@ -67,6 +67,7 @@ class Scene:
         self.show_trails = True
         self.time = 0.0
         self.setup()
+        self.world.prepare()  # built now, the first frame costs what later ones do
 
     # -- building ---------------------------------------------------------------------------
 
