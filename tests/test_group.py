@@ -107,6 +107,34 @@ def test_agents_of_one_batch_each_see_only_their_own_group(world) -> None:
     assert got[near_blue].tolist() == [0.0, 0.0]
 
 
+class _Roster:
+    """A re-readable collection of sprites without ``len()``: only iterated."""
+
+    def __init__(self, *sprites: StubSprite) -> None:
+        self.sprites = list(sprites)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.sprites)
+
+
+def test_groups_without_len_label_their_agents_as_lists_do(world) -> None:
+    reds, blue = _Roster(StubSprite(0, 0), StubSprite(10, 0)), StubSprite(5, 3)
+    blues = _Roster(blue)
+    for roster in (reds, blues):
+        separation = steer.Separation(30, among=roster)
+        for sprite in roster:
+            world.attach(sprite, separation)
+    newcomer = StubSprite(5, 10)
+    world.attach(newcomer, steer.Seek((5, 10)))
+    world.update(DT)
+    got = batch_forces(world)
+    assert got[world.agent_of(blue)._slot].tolist() == [0.0, 0.0]  # the reds do not count
+    assert got[world.agent_of(reds.sprites[0])._slot][0] < 0.0  # away from the other red
+    blues.sprites.append(newcomer)
+    world.update(DT)  # membership is read again each update
+    assert batch_forces(world)[world.agent_of(blue)._slot][1] < 0.0  # away from the newcomer
+
+
 def test_an_agent_given_another_among_list_between_updates_sees_its_new_group(world) -> None:
     # Two groups in one batch (so agents are labelled by group), then one Separation is handed
     # another list: its agent must now keep away from that list's member instead.

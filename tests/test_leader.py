@@ -236,6 +236,23 @@ def test_stopped_leader_keeps_its_heading(world) -> None:
     assert np.hypot(follower.center_x - 60, follower.center_y) < 4.0
 
 
+def test_followers_of_a_stopped_and_a_walking_leader_in_one_batch(world) -> None:
+    """Each follower takes its own leader's heading, worked out once per leader: one leader
+    walks east and stops (its heading kept), the other walks north throughout."""
+    stops, walks = StubSprite(0, 0), StubSprite(500, 0)
+    world.attach(stops, steer.Arrive((100, 0)), max_speed=80, max_force=400)
+    world.attach(walks, steer.Seek((500, 10_000)), max_speed=50, max_force=400)
+    behind_stops, behind_walks = StubSprite(-50, 0), StubSprite(500, -50)
+    for follower, leader in ((behind_stops, stops), (behind_walks, walks)):
+        world.attach(follower, steer.FollowLeader(leader), max_speed=100, max_force=400)
+    assert len(world._agents.batches()) == 3  # the two followers in one
+    for _ in range(8 * 60):
+        world.update(DT)
+    assert np.hypot(behind_stops.center_x - 60, behind_stops.center_y) < 4.0
+    assert abs(behind_walks.center_x - 500) < 2.0
+    assert abs(walks.center_y - behind_walks.center_y - 40) < 4.0
+
+
 def test_leader_never_seen_moving_is_followed_on_the_followers_side(world) -> None:
     leader, follower = StubSprite(0, 0), StubSprite(0, 100)
     world.attach(follower, steer.FollowLeader(leader, distance=30), max_speed=100)

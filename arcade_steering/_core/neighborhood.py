@@ -112,9 +112,12 @@ class Neighborhood:
         if a group is None (every agent) or an agent is in two of them."""
         if any(group is None for group in groups):
             return None
-        members = [list(group) for group in groups]
-        sizes = [len(each) for each in members]
-        ids = list(map(id, chain.from_iterable(members)))
+        try:  # lists and SpriteLists: no copies of them
+            sizes = list(map(len, groups))
+        except TypeError:  # a collection without len(): read once
+            groups = [list(group) for group in groups]
+            sizes = list(map(len, groups))
+        ids = list(map(id, chain.from_iterable(groups)))
         # Squads rarely change: the same members (by id) as last time, and the same agents
         # (a collected agent is detached, which drops this cache, before its id is reused),
         # give the same labels, without looking every member up again.

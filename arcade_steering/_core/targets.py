@@ -184,6 +184,11 @@ class TargetTable:
         """Every agent's target velocity ``(n, 2)`` px/s: the world's for attached sprites,
         estimated from position changes between updates for other moving targets, zero for
         fixed points and gone targets."""
+        return self.distinct_velocities(step).take(self.inverse, axis=0)
+
+    def distinct_velocities(self, step: StepFrame) -> np.ndarray:
+        """Each distinct target's velocity ``(t, 2)`` px/s, in table order (see
+        :meth:`velocities`)."""
         velocities = np.zeros_like(self.static)
         if self.moving:
             targets, slots, others = self._agents(step)
@@ -192,7 +197,7 @@ class TargetTable:
                 source = ref.source
                 if source is not None:
                     velocities[j] = step.tracker.velocity(source)
-        return velocities.take(self.inverse, axis=0)
+        return velocities
 
     def gone(self, step: StepFrame) -> np.ndarray:
         """Which agents' targets are sprites that have been garbage collected ``(n,)``."""
@@ -245,6 +250,7 @@ class Targets:
         self._step = step
         self._position: np.ndarray | None = None
         self._velocity: np.ndarray | None = None
+        self._distinct_velocity: np.ndarray | None = None
 
     @property
     def position(self) -> np.ndarray:
@@ -257,8 +263,16 @@ class Targets:
     def velocity(self) -> np.ndarray:
         """Velocities ``(n, 2)`` px/s (see :meth:`SteeringContext.target_velocity`)."""
         if self._velocity is None:
-            self._velocity = self._table.velocities(self._step)
+            self._velocity = self.distinct_velocity.take(self._table.inverse, axis=0)
         return self._velocity
+
+    @property
+    def distinct_velocity(self) -> np.ndarray:
+        """Each distinct target's velocity ``(t, 2)`` px/s, one row per :attr:`sources`
+        entry: work done once per target, not once per agent, reads these."""
+        if self._distinct_velocity is None:
+            self._distinct_velocity = self._table.distinct_velocities(self._step)
+        return self._distinct_velocity
 
     @property
     def sources(self) -> list[Any]:

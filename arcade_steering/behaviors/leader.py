@@ -194,17 +194,22 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     Returns:
         Unit headings ``(n, 2)`` (zero where unknown) and whether each is known ``(n,)``.
     """
-    velocity = leader.velocity
+    # Worked out once per distinct leader (a row is the same numbers however many follow it).
+    velocity = leader.distinct_velocity
     speed = lengths(velocity)
     moving = speed > LEADER_MIN_SPEED
+    which = leader.which
+    fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED)).take(which, axis=0)
+    if every(moving):  # the usual case: no leader stands still, no follower's memory counts
+        ctx.set_state("leader_heading", fresh)
+        return fresh, np.ones(len(fresh), dtype=bool)
     # Whole rows and a where(): masked gathers and scatters of (n, 2) rows cost more.
-    fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED))
-    heading = where_rows(moving, fresh, ctx.state("leader_heading", shape=(2,)))
+    heading = where_rows(moving.take(which), fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
     if not some(unknown):  # the usual case: every leader has moved
         ctx.set_state("leader_heading", heading)
         return heading, ~unknown
-    slots = leader.slots.take(leader.which)  # each agent's leader's slot, -1 for none
+    slots = leader.slots.take(which)  # each agent's leader's slot, -1 for none
     rows = np.flatnonzero(unknown & (slots >= 0))
     heading[rows] = ctx.world_heading(slots.take(rows))
     unknown = np.isnan(heading[:, 0])

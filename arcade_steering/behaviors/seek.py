@@ -12,7 +12,16 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import param, target
 from .._core.targets import TargetLike
-from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, where_rows
+from .._util.masks import every
+from .._util.vec import (
+    MIN_LENGTH,
+    divide_rows,
+    lengths,
+    normalize,
+    scale_rows,
+    spread_directions,
+    where_rows,
+)
 from ..debug import TARGET_COLOR
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -77,6 +86,9 @@ def arrive_velocity(
     parabola = np.sqrt(np.maximum(2.0 * braking * distance - (braking / slope) ** 2, 0.0))
     speed = np.minimum(max_speed, np.where(distance <= knee, slope * distance, parabola))
     speed[distance <= tolerance] = 0.0
+    # normalize(offset), its lengths already known: the same numbers, four numpy calls fewer.
+    if every(distance > MIN_LENGTH):
+        return scale_rows(divide_rows(offset, distance), speed)
     return scale_rows(normalize(offset), speed)
 
 
