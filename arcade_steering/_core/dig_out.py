@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._util.masks import some
 from ..geometry import KIND_WALL
 from ..geometry._frames import (
     ON_CORE,
@@ -210,7 +209,8 @@ def _pushes(
     radius: np.ndarray, rows: np.ndarray, depth: np.ndarray, normal: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pushes out of the shapes circles overlap (complex ``(k,)``), from the overlaps of
-    their candidate pairs (``rows``, ``depth`` and outward ``normal``, complex, per pair).
+    their candidate pairs (``rows``, ascending, ``depth`` and outward ``normal``, complex,
+    per pair).
 
     The deepest overlap sets the push; a circle pinched between two shapes (a corner), or
     overlapping one and touching another (a wall it stopped at), moves to where it clears
@@ -229,23 +229,25 @@ def _pushes(
     if len(near) == 0:
         none = np.zeros(0, dtype=np.intp)
         return none, none.astype(complex), none.astype(complex)
-    rows, depth, normal = rows.take(near), deep.take(near), normal.take(near)
-    circles, first, _ = first_min(rows, -depth)
-    out = normal.take(first)
-    move = out * depth.take(first)
-    if len(circles) < len(rows):  # pinched: the second deepest shape of those circles
-        rest = np.ones(len(rows), dtype=bool)
-        rest[first] = False
-        rest = rest.nonzero()[0]
-        twice, second, _ = first_min(rows.take(rest), -depth.take(rest))
-        second = rest.take(second)
-        at = np.searchsorted(circles, twice)
-        deepest = depth.take(first.take(at))
-        both = _clear_both(out.take(at), deepest, normal.take(second), depth.take(second))
-        limit = radius.take(twice) + deepest
+    # Each circle's pairs, deepest first (a stable sort: of equals, the first pair first).
+    order = near.take(np.lexsort((-deep.take(near), rows.take(near))))
+    ranked = rows.take(order)
+    head = np.empty(len(order) + 1, dtype=bool)  # where a circle's run starts, and the end
+    head[0] = head[-1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=head[1:-1])
+    starts = head.nonzero()[0][:-1]
+    first = order.take(starts)
+    out, deepest = normal.take(first), deep.take(first)
+    move = out * deepest
+    pinched = (~head.take(starts + 1)).nonzero()[0]  # a second shape: the next in the run
+    if len(pinched):
+        second = order.take(starts.take(pinched) + 1)
+        deepest = deepest.take(pinched)
+        both = _clear_both(out.take(pinched), deepest, normal.take(second), deep.take(second))
+        limit = radius.take(ranked.take(starts.take(pinched))) + deepest
         both *= np.minimum(1.0, limit / np.maximum(np.abs(both), SKIN))
-        move[at] = both
-    return circles, move, out
+        move[pinched] = both
+    return ranked.take(starts), move, out
 
 
 def _clear_both(
@@ -254,21 +256,16 @@ def _clear_both(
     """The shortest moves (complex ``(k,)``) out of two overlaps at once.
 
     Moving ``depth`` along the outward normal ``first`` may already clear the second
-    surface (normal ``second``, ``other`` deep), or the reverse; else the move to where
-    both are just cleared. Surfaces facing each other (a gap narrower than the circle)
-    leave only the deeper push.
+    surface (normal ``second``, ``other`` deep), or the reverse; else the move to the
+    corner where both are just cleared. Surfaces facing each other (a gap narrower than the
+    circle) leave only the deeper push.
     """
     move = first * depth
-    clears = (move * second.conj()).real >= other
     alone = second * other
-    along = (alone * first.conj()).real
-    np.copyto(move, alone, where=~clears & (along >= depth))
-    stuck = ~clears & (along < depth)
-    if some(stuck):
-        a, b, d1, d2 = first[stuck], second[stuck], depth[stuck], other[stuck]
-        det = (a.conj() * b).imag
-        vertex = ((d1 * b.imag - d2 * a.imag) + 1j * (a.real * d2 - b.real * d1)) / np.where(
-            np.abs(det) > 0.05, det, 1.0
-        )
-        move[stuck] = np.where(np.abs(det) > 0.05, vertex, move[stuck])
-    return move
+    det = (first.conj() * second).imag
+    corner = np.abs(det) > 0.05
+    # The corner v: v . first = depth and v . second = other (Cramer's rule).
+    vertex = 1j * (other * first - depth * second) / np.where(corner, det, 1.0)
+    clears = (move * second.conj()).real >= other
+    along = (alone * first.conj()).real >= depth
+    return np.where(clears | ~(along | corner), move, np.where(along, alone, vertex))
