@@ -112,14 +112,32 @@ def contacts(
     """Where circles swept from ``starts`` by ``moves`` (complex ``[k]``) meet ``shapes``
     ``[k]``, from their finite ray keys ``key`` ``[k]``: ``(alpha, contact, normal)``, how far
     along their motion (0 where they start inside), their centres then and the outward
-    normal there (complex), each ``[k]``."""
+    normal there (complex), each ``[k]``.
+
+    The normal points from the nearest point of the core to the contact, found in the
+    shape's frame; only a contact on a core (a zero-thickness wall, a start on a core) needs
+    the slower rules of :func:`~._kernels.contact_normal`.
+    """
     reached = np.maximum(key, 0.0)
     contact = starts + reached * moves
-    sh = frames.cols.take(shapes, axis=1)
-    normal = np.empty(len(shapes), dtype=complex)
-    normal.real, normal.imag = _k.contact_normal(
-        contact.real, contact.imag, starts.real, starts.imag, moves.real, moves.imag, key < 0.0, sh
+    turn = frames.turn_z.take(shapes)
+    offset = core_offsets(
+        (contact - frames.start_z.take(shapes)) * turn, frames.cols[_k.LEN].take(shapes)
     )
+    distance = np.abs(offset)
+    on_core = distance <= ON_CORE
+    if not some(on_core):
+        return reached, contact, offset / distance * turn.conj()
+    distance[on_core] = 1.0
+    normal = offset / distance * turn.conj()
+    at = on_core.nonzero()[0]
+    point, start, move = contact.take(at), starts.take(at), moves.take(at)
+    found = np.empty(len(at), dtype=complex)
+    found.real, found.imag = _k.contact_normal(
+        point.real, point.imag, start.real, start.imag, move.real, move.imag,
+        key.take(at) < 0.0, frames.cols.take(shapes.take(at), axis=1),
+    )  # fmt: skip
+    normal[at] = found
     return reached, contact, normal
 
 
