@@ -165,9 +165,8 @@ class ListSlots:
         True for a sprite whose list buffer holds another position, and for one in no list.
         Any list holding a sprite will do: every position setter writes all of them.
         """
-        moved = np.ones(len(written), dtype=bool)  # until a buffer shows otherwise
         if not self.lists:
-            return moved
+            return np.ones(len(written), dtype=bool)
         held = [
             buffer_of(each.sprite_list).view(np.complex64).take(each.position_items)
             for each in self.lists
@@ -177,6 +176,7 @@ class ListSlots:
         found = held[0] if len(held) == 1 else np.concatenate(held)
         if len(members) == len(written) and self._in_order:  # each sprite once, in order
             return found != expected
+        moved = np.ones(len(written), dtype=bool)  # until a buffer shows otherwise
         moved[members] = found != expected.take(members)
         return moved
 

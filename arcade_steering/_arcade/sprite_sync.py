@@ -80,12 +80,13 @@ def write_sprites(
     sprites = list(sprites)
     values = list(zip(*positions.T.tolist(), strict=True))  # tuples, as arcade keeps them
     errors: list[Exception] = []
-    if not every(fast_position):
-        for index in np.flatnonzero(~fast_position).tolist():
-            _set(sprites[index], "position", values[index], errors)
-    if not every(fast_angle):
-        for index in np.flatnonzero(turn & ~fast_angle).tolist():
-            _set(sprites[index], "angle", float(angles[index]), errors)
+    if every(fast_position) and every(fast_angle):  # plain arcade sprites: no setter to call
+        _write_bulk(sprites, values, positions, fast_position, angles, turn, list_slots)
+        return
+    for index in np.flatnonzero(~fast_position).tolist():
+        _set(sprites[index], "position", values[index], errors)
+    for index in np.flatnonzero(turn & ~fast_angle).tolist():
+        _set(sprites[index], "angle", float(angles[index]), errors)
     _write_bulk(sprites, values, positions, fast_position, angles, turn & fast_angle, list_slots)
     if errors:  # every other sprite is written: now the game hears of the first failure
         raise errors[0]
@@ -109,45 +110,48 @@ def _write_bulk(
     list_slots: ListSlots | None,
 ) -> None:
     """Write the sprites with arcade's own setters, as those setters would, in one pass."""
-    bulk = moves | turns
-    if not some(bulk):
+    bulk = None if every(moves) and every(turns) else moves | turns  # None: all, no masks
+    if bulk is not None and not some(bulk):
         return
     if list_slots is None:
         list_slots = ListSlots.of(sprites)
     hashed = _write_sprite_lists(list_slots, bulk, positions, moves, angles, turns)
-    if not every(bulk):
-        sprites, values = pick(sprites, bulk), pick(values, bulk)
-        angles, moves, turns, hashed = angles[bulk], moves[bulk], turns[bulk], hashed[bulk]
-    if every(moves) and every(turns):  # the usual case: one pass, no masks
+    if bulk is None:  # the usual case: one pass, no masks
         _move_and_turn(sprites, values, angles.tolist())
     else:
+        if not every(bulk):
+            sprites, values = pick(sprites, bulk), pick(values, bulk)
+            angles, moves, turns = angles[bulk], moves[bulk], turns[bulk]
+            hashed = None if hashed is None else hashed[bulk]
         if some(moves):
             _move(pick(sprites, moves), pick(values, moves))
         if some(turns):
             _turn(pick(sprites, turns), angles[turns].tolist())
-    if some(hashed):
+    if hashed is not None:
         for sprite in pick(sprites, hashed):
             sprite.update_spatial_hash()
 
 
 def _write_sprite_lists(
     list_slots: ListSlots,
-    bulk: np.ndarray,
+    bulk: np.ndarray | None,
     positions: np.ndarray,
     moves: np.ndarray,
     angles: np.ndarray,
     turns: np.ndarray,
-) -> np.ndarray:
-    """Write every sprite list's GPU-side buffer; return which sprites need a hash update."""
-    hashed = np.zeros(len(bulk), dtype=bool)
+) -> np.ndarray | None:
+    """Write every sprite list's GPU-side buffer for the sprites in ``bulk`` (None: all of
+    them, each moving and turning); return which sprites need a hash update, or None."""
+    hashed = None
     pairs = position_pairs(positions.astype(np.float32))
-    whole = every(moves) and every(turns)  # the usual case: no masks to apply
     for each in list_slots.lists:
         sprite_list, members = each.sprite_list, each.members
         if sprite_list.spatial_hash is not None:
-            hashed[members[bulk.take(members)]] = True
+            if hashed is None:
+                hashed = np.zeros(len(positions), dtype=bool)
+            hashed[members if bulk is None else members[bulk.take(members)]] = True
         buffer = buffer_of(sprite_list)
-        if whole:
+        if bulk is None:
             buffer.view(np.complex64)[each.position_items] = pairs.take(members)
             buffer[each.angle_items] = angles.take(members)
         else:

@@ -30,6 +30,7 @@ class RowPlan:
         all_fast_position: Whether all of ``fast_position`` are.
         all_fast: Whether all of ``fast_position`` and ``fast_angle`` are.
         rotate: Which sprites turn to face where they go ``(n,)``.
+        all_rotate: Whether all of ``rotate`` are.
         facing: The way each sprite's art faces, degrees ``(n,)``.
         solid: Which agents are kept out of walls and obstacles ``(n,)``.
         all_solid: Whether all of ``solid`` are.
@@ -43,6 +44,7 @@ class RowPlan:
         self.all_fast_position = every(self.fast_position)
         self.all_fast = self.all_fast_position and every(self.fast_angle)
         self.rotate = arrays.rotate[rows]
+        self.all_rotate = every(self.rotate)
         self.facing = arrays.facing[rows]
         self.solid = arrays.solid[rows]
         self.all_solid = every(self.solid)

@@ -86,26 +86,26 @@ class SpriteSync:
         position = arrays.position.take(rows, axis=0)
         if driven is not None:  # the engine moves these (to where the world expects)
             position[driven] = pulled[driven]
-        moved = (position != pulled).any(axis=1)
+        # Rows as complex numbers: one comparison per agent for both coordinates.
+        moved = position.view(np.complex128)[:, 0] != pulled.view(np.complex128)[:, 0]
         rotating = plan.rotate
         angle = arcade_angle(arrays.look.take(rows, axis=0), plan.facing)
         # Compare modulo 360: a sprite at 200 degrees already points where -160 does.
         turned = rotating & (np.abs((angle - arrays.angle[rows] + 180.0) % 360.0 - 180.0) > 1e-9)
         changed = moved | turned
-        if not every(changed) and _rewrite_unchanged(plan, changed, list_slots):
-            changed = np.ones_like(changed)
-        # Every rotating sprite written gets its angle (at most 1e-9 degrees off for one that
-        # did not turn): without a mask the usual case, all rotating, writes angles in bulk.
-        faced = rotating & changed
-        if every(faced):
-            arrays.angle[plan.index] = angle
-        else:
-            arrays.angle[rows[faced]] = angle[faced]
-        if every(changed):
+        if every(changed) or _rewrite_unchanged(plan, changed, list_slots):
+            # Every rotating sprite gets its angle (at most 1e-9 degrees off for one that did
+            # not turn): without a mask the usual case, all rotating, writes angles in bulk.
+            if plan.all_rotate:
+                arrays.angle[plan.index] = angle
+            else:
+                arrays.angle[rows[rotating]] = angle[rotating]
             write_sprites(
-                sprites, position, plan.fast_position, angle, faced, plan.fast_angle, list_slots
+                sprites, position, plan.fast_position, angle, rotating, plan.fast_angle, list_slots
             )
         elif some(changed):
+            faced = rotating & changed
+            arrays.angle[rows[faced]] = angle[faced]
             write_sprites(
                 pick(sprites, changed),
                 position[changed],
