@@ -19,8 +19,8 @@ MIN_LENGTH = 1e-12
 
 def lengths(vectors: np.ndarray) -> np.ndarray:
     """Euclidean length of each row of ``vectors`` ``(n, 2)`` -> ``(n,)``."""
-    x, y = vectors[:, 0], vectors[:, 1]
-    return np.sqrt(x * x + y * y)  # 3x faster than np.hypot; our values never overflow
+    squared = vectors * vectors  # one multiply of every coordinate, not one per column
+    return np.sqrt(squared[:, 0] + squared[:, 1])  # 3x faster than np.hypot; ours never overflow
 
 
 def scale_rows(vectors: np.ndarray, factors: np.ndarray | float) -> np.ndarray:
