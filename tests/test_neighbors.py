@@ -107,9 +107,12 @@ def sparse_world(rng, n=200):
 DATASETS = [uniform, clustered, coincident, negative, huge_offset, lattice, far_apart, sparse_world]
 
 
-@pytest.fixture(params=["dense", "sparse"])
+@pytest.fixture(params=["dense", "sparse", "all-pairs"])
 def table(request, monkeypatch):
-    """Run a test with the dense cell table and again with binary search over int64 keys."""
+    """Run a test with the grid's dense cell table, again with binary search over int64 keys,
+    and again testing every pair at once (what queries of few agents do)."""
+    all_pairs = request.param == "all-pairs"
+    monkeypatch.setattr(radius_module, "ALL_PAIRS_MAX", 10**9 if all_pairs else 0)
     if request.param == "sparse":
         monkeypatch.setattr(_cells, "_RADIX_CELLS", 0)
         monkeypatch.setattr(_cells, "_DENSE_CELLS_PER_AGENT", 0)

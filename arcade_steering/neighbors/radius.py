@@ -13,6 +13,10 @@ from .pairs import NeighborPairs
 
 __all__ = ["RadiusIndex"]
 
+#: An index of at most this many agents answers a query by testing every pair at once: for
+#: so few, building a grid costs more than it saves. (Decided by the index, not the query, so
+#: an agent's pairs come in the same order whoever else asks with it.)
+ALL_PAIRS_MAX = 64
 # Rows go in blocks of about this many candidates (see RadiusIndex._scan).
 _BLOCK = 2**14
 _EMPTY = np.empty(0)
@@ -128,7 +132,8 @@ class RadiusIndex:
         if q == 0:
             return NeighborPairs.empty(0)
         limit = radius * radius
-
+        if n <= ALL_PAIRS_MAX:
+            return self._all_pairs(rows, limit, candidates, labels, asked)
         if labels is None:
             grid = self._grid_for(largest)
         else:
@@ -146,6 +151,33 @@ class RadiusIndex:
             grid, rows, limit, start.ravel(), counts.ravel(), first, per_row, candidates
         )
         return NeighborPairs(asker, other, stack_columns(dx, dy), np.sqrt(dist2), q)
+
+    def _all_pairs(
+        self,
+        rows: np.ndarray,
+        limit: float | np.ndarray,
+        candidates: np.ndarray | None,
+        labels: np.ndarray | None,
+        asked: np.ndarray | None,
+    ) -> NeighborPairs:
+        """:meth:`query` for few agents: every asking agent against every agent at once, the
+        same pairs (and numbers) as the grid finds, with no grid to build. Pairs come in the
+        order of ``other``."""
+        q = len(rows)
+        dx = self._x - self._x.take(rows)[:, None]  # (q, n)
+        dy = self._y - self._y.take(rows)[:, None]
+        dist2 = dx * dx
+        dist2 += dy * dy
+        keep = dist2 <= (limit if isinstance(limit, float) else limit[:, None])
+        keep[np.arange(q), rows] = False  # not itself
+        if candidates is not None:
+            keep &= candidates
+        if labels is not None:
+            keep &= labels == asked[:, None]
+        near = np.flatnonzero(keep)
+        asker, other = np.divmod(near, len(self._x))
+        offset = stack_columns(dx.ravel().take(near), dy.ravel().take(near))
+        return NeighborPairs(asker, other, offset, np.sqrt(dist2.ravel().take(near)), q)
 
     def _scan(
         self,
