@@ -162,7 +162,8 @@ class RadiusIndex:
     ) -> NeighborPairs:
         """:meth:`query` for few agents: every asking agent against every agent at once, the
         same pairs (and numbers) as the grid finds, with no grid to build. Pairs come in the
-        order of ``other``."""
+        order of ``other``. ``labels`` and ``asked`` are :meth:`query`'s groups, both or
+        neither."""
         q = len(rows)
         dx = self._x - self._x.take(rows)[:, None]  # (q, n)
         dy = self._y - self._y.take(rows)[:, None]
@@ -172,7 +173,7 @@ class RadiusIndex:
         keep[np.arange(q), rows] = False  # not itself
         if candidates is not None:
             keep &= candidates
-        if labels is not None:
+        if labels is not None and asked is not None:
             keep &= labels == asked[:, None]
         near = np.flatnonzero(keep)
         asker, other = np.divmod(near, len(self._x))
