@@ -81,7 +81,10 @@ class PathPack:
             counts = [table.shape[1] for table in tables]
             self.key = self.table[_AT] + np.repeat(self.base, counts)
         # Closed paths wrap every ``length`` px (1 px for a degenerate loop: any will do).
-        self._period = np.where(self.closed & (self.length > 0.0), self.length, 1.0)
+        self._looped = self.closed & (self.length > 0.0)
+        self._period = np.where(self._looped, self.length, 1.0)
+        # The segments' rows but the radius, for the candidates of a projection.
+        self._lines = self.table[:_RADIUS]
         # Contiguous copies for the per-point gathers at the end of each query.
         self._xy = self.table[_X : _Y + 1].T.copy()
         self._dxy = self.table[_DX : _DY + 1].T.copy()
@@ -103,8 +106,8 @@ class PathPack:
         length = self.per_row(self.length, which)
         if not self.any_closed:
             return np.minimum(np.maximum(distance, 0.0), length)
-        looped = self.per_row(self.closed, which) & (length > 0.0)
-        period = np.where(looped, length, 1.0)
+        looped = self.per_row(self._looped, which)
+        period = self.per_row(self._period, which)
         wrapped = distance - period * np.floor(distance / period)
         if not self.any_open:
             return wrapped
@@ -124,7 +127,7 @@ class PathPack:
         """The segment rows ``(n,)`` holding ``distance`` (>= 0, first or second lap) along
         each row's path: the last segment starting at or before it."""
         key = distance if self._single else self.per_row(self.base, which) + distance
-        return np.searchsorted(self._key_after, key, side="right")
+        return self._key_after.searchsorted(key, side="right")
 
     def _at_rows(
         self, row: np.ndarray, along: np.ndarray, distance: np.ndarray, offset: np.ndarray
@@ -159,11 +162,11 @@ class PathPack:
         # path's own, since the next path's key starts more than 2 length further on.
         first = self._row_of(which, lo)
         last = self._row_of(which, hi)
-        k = int((last - first).max()) + 1 if len(first) else 1
+        k = int(np.maximum.reduce(last - first)) + 1 if len(first) else 1
         # Candidates (k, n): the segments from the window's first to its last, repeating the
         # last where a window spans fewer than k.
         cand = np.minimum(first + np.arange(k)[:, None], last) if k > 1 else first[None]
-        x, y, dx, dy, at, span = np.take(self.table[:_RADIUS], cand, axis=1)
+        x, y, dx, dy, at, span = self._lines.take(cand, axis=1)
         ox = points[:, 0] - x
         oy = points[:, 1] - y
         tc = ox * dx
