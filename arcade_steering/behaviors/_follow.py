@@ -213,10 +213,18 @@ def follow_path(
             params.tolerance,
         )
         near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
+    # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
+    # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
+    # not slow, so its speed is not zero.
+    desired = scale_rows(velocity, max_speed / np.where(slow, 1.0, speed))
+    new_state = FollowState(progress, sense, homing)
     # Targets (and their seeks) only for the agents that may steer: on course, most do not.
     # ``rows(a)`` gathers those agents' rows of ``a``.
     steerers = ((steering | near_end) if stop else steering).nonzero()[0]
     chosen = None if all_targets or len(steerers) == n else steerers
+    if chosen is not None and not len(chosen):  # nobody steers: no target, no seek
+        force = velocity_force(desired, velocity, response_time)
+        return FollowStep(force, new_state, predicted, normal, normal, steering)
 
     def rows(values: np.ndarray) -> np.ndarray:
         return values if chosen is None else values.take(chosen, axis=0)
@@ -231,10 +239,6 @@ def follow_path(
         put_rows(target, chosen, aim.point)
     if going_home is not None:
         target[going_home] = normal[going_home]
-    # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
-    # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
-    # not slow, so its speed is not zero.
-    desired = scale_rows(velocity, max_speed / np.where(slow, 1.0, speed))
     position_c, target_c, max_speed_c = rows(position), rows(target), rows(max_speed)
     wanted = seek_velocity(position_c, target_c, max_speed_c)
     if path_velocity is not None:  # seek the target as it moves with the path
@@ -266,6 +270,4 @@ def follow_path(
     else:
         put_rows(desired, chosen, where_rows(steering_c, wanted, desired.take(chosen, axis=0)))
     force = velocity_force(desired, velocity, response_time)
-    return FollowStep(
-        force, FollowState(progress, sense, homing), predicted, normal, target, steering
-    )
+    return FollowStep(force, new_state, predicted, normal, target, steering)
