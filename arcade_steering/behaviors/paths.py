@@ -220,8 +220,11 @@ def moving_path_velocity(
     """
     versions = np.array([path.version for path, _ in groups], dtype=float).take(which)
     last = ctx.state("path_version")
+    changed = last != versions
+    if not some(changed):  # the versions stored are these already
+        return None
     ctx.set_state("path_version", versions)
-    moved = np.flatnonzero((last != versions) & ~np.isnan(last) & ~np.isnan(progress))
+    moved = np.flatnonzero(changed & ~np.isnan(last) & ~np.isnan(progress))
     if not len(moved) or ctx.dt <= 0.0:
         return None
     before = ctx.state("normal", shape=(2,)).take(moved, axis=0)
