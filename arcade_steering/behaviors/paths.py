@@ -117,7 +117,10 @@ class FollowPath(SteeringComponent):
             sense = np.where(fresh | np.isnan(sense), direction, sense)
         homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
         path_velocity = moving_path_velocity(ctx, params.path, pack, which, progress)
-        settings = FollowParams(*(getattr(params, name) for name in FollowParams._fields))
+        settings = ctx.node_cache(
+            "follow_params",
+            lambda: FollowParams(*(getattr(params, name) for name in FollowParams._fields)),
+        )
         step = follow_path(
             pack,
             which,
