@@ -11,9 +11,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .._util.masks import every, some
-from .._util.vec import lengths, normalize, put_rows, scale_rows, truncate, where_rows
+from .._util.vec import as_complex, as_points, lengths, normalize, put_rows, scale_rows, truncate
 from ..path.pack import PathPack
-from .seek import arrive_velocity, seek_velocity, velocity_force
+from .seek import arrive_velocity, seek_velocity
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
 #: at rest on the path gets going (Reynolds' zero force would leave it standing).
@@ -186,7 +186,8 @@ def follow_path(
         else:
             going_home = None
 
-    along = relative[:, 0] * tangent[:, 0] + relative[:, 1] * tangent[:, 1]
+    along = relative * tangent
+    along = along[:, 0] + along[:, 1]
     if not all_forward:
         along *= sense
     slow = speed < SLOW_FRACTION * max_speed
@@ -215,15 +216,16 @@ def follow_path(
         near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
     # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
     # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
-    # not slow, so its speed is not zero.
-    desired = scale_rows(velocity, max_speed / np.where(slow, 1.0, speed))
+    # not slow, so its speed is not zero. As complex numbers ``x + iy`` until the force.
+    velocity_c = as_complex(velocity)
+    desired = velocity_c * (max_speed / np.where(slow, 1.0, speed))
     new_state = FollowState(progress, sense, homing)
     # Targets (and their seeks) only for the agents that may steer: on course, most do not.
     # ``rows(a)`` gathers those agents' rows of ``a``.
     steerers = ((steering | near_end) if stop else steering).nonzero()[0]
     chosen = None if all_targets or len(steerers) == n else steerers
     if chosen is not None and not len(chosen):  # nobody steers: no target, no seek
-        force = velocity_force(desired, velocity, response_time)
+        force = _force(desired, velocity_c, response_time)
         return FollowStep(force, new_state, predicted, normal, normal, steering)
 
     def rows(values: np.ndarray) -> np.ndarray:
@@ -265,9 +267,16 @@ def follow_path(
             steering = steering_c
         else:
             steering[chosen] = steering_c
+    wanted_c = as_complex(wanted)
     if chosen is None:
-        desired = where_rows(steering_c, wanted, desired)
+        desired = np.where(steering_c, wanted_c, desired)
     else:
-        put_rows(desired, chosen, where_rows(steering_c, wanted, desired.take(chosen, axis=0)))
-    force = velocity_force(desired, velocity, response_time)
+        desired[chosen] = np.where(steering_c, wanted_c, desired.take(chosen))
+    force = _force(desired, velocity_c, response_time)
     return FollowStep(force, new_state, predicted, normal, target, steering)
+
+
+def _force(desired: np.ndarray, velocity: np.ndarray, response_time: np.ndarray) -> np.ndarray:
+    """:func:`~arcade_steering.behaviors.seek.velocity_force` of complex velocities ``(n,)``:
+    the same numbers ``(n, 2)``."""
+    return as_points((desired - velocity) * (1.0 / response_time))

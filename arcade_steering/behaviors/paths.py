@@ -111,8 +111,9 @@ class FollowPath(SteeringComponent):
         progress[ctx.state("path") != key] = np.nan
         fresh = np.isnan(progress)
         direction = sense = params.direction
+        at_end = self.at_end
         # Only a "reverse" agent turns round; homing happens only on open paths.
-        if self.at_end == "reverse":
+        if at_end == "reverse":
             sense = ctx.state("sense")
             sense = np.where(fresh | np.isnan(sense), direction, sense)
         homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
@@ -133,7 +134,7 @@ class FollowPath(SteeringComponent):
             settings,
             ctx.dt,
             always=self.always,
-            at_end=self.at_end,
+            at_end=at_end,
             all_targets=ctx.debug is not None,
             path_velocity=path_velocity,
         )
@@ -142,7 +143,7 @@ class FollowPath(SteeringComponent):
         ctx.set_state("normal", step.normal)
         if some(fresh):  # the others' paths are stored already
             ctx.set_state("path", np.full(len(ctx), key))
-        if self.at_end == "reverse":
+        if at_end == "reverse":
             ctx.set_state("sense", new.sense)
         if pack.any_open:
             ctx.set_state("homing", new.homing)

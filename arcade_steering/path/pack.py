@@ -197,7 +197,7 @@ class PathPack:
             wraps = distance >= length
             if self.any_open:
                 wraps &= closed
-            distance = np.where(wraps, distance - length, distance)
+            np.subtract(distance, length, out=distance, where=wraps)
         return self._at_rows(row, tc, distance, np.sqrt(ox))
 
     def project_all(self, which: np.ndarray, points: np.ndarray) -> PackPoint:
