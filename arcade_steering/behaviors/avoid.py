@@ -25,6 +25,7 @@ from ..geometry._kernels import first_min
 from ._avoid_kernels import (
     feeler_depths,
     feelers,
+    given_lengths,
     look_ahead,
     obstacle_keys,
     pass_velocity,
@@ -71,9 +72,8 @@ class AvoidWalls(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         speed = np.abs(as_complex(ctx.velocity))
-        length = look_ahead(
-            speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, params.length
-        )
+        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, given)
         return feel_walls(ctx, ctx.geometry, length, params.side_angle, params.side_ratio)
 
 
@@ -196,7 +196,8 @@ class AvoidObstacles(SteeringComponent):
         position, heading = as_complex(ctx.position), as_complex(ctx.heading)
         velocity, radius = as_complex(ctx.velocity), ctx.radius
         speed = np.abs(velocity)
-        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, params.length)
+        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, given)
         length += params.min_length
         swath = radius + params.buffer
         if ctx.debug is not None:
