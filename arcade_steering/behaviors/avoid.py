@@ -93,11 +93,10 @@ def feel_walls(
     ``owners``, if given, is ``(of each agent (n,), of each wall (m,))``: an agent feels
     only the walls of its own owner (a region of its own in a shared geometry).
     """
-    n = len(ctx)
-    force = np.zeros((n, 2))
-    position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
-    heading, radius = as_complex(ctx.heading), ctx.radius
+    force = np.zeros((len(ctx), 2))
+    position, radius = as_complex(ctx.position), ctx.radius
     if ctx.debug is not None:
+        heading = as_complex(ctx.heading)
         _draw_feelers(ctx, geometry, position, heading, length, side_angle, side_ratio)
     # One broad phase per agent serves its three feelers: they all lie within the front
     # one's length of the agent's circle. The ray cast's own bounding-box test drops the
@@ -118,7 +117,7 @@ def feel_walls(
     local = np.add.accumulate(first.astype(np.intp))  # np.cumsum, minus its overhead
     local -= 1
     directions, lengths = feelers(
-        heading[agents],
+        as_complex(ctx.heading)[agents],
         length[agents],
         _pick(side_angle, agents),
         _pick(side_ratio, agents),
@@ -147,7 +146,7 @@ def feel_walls(
     push = wall_push(
         worst,
         away,
-        velocity[agents],
+        as_complex(ctx.velocity)[agents],
         nearer_ends,
         ctx.max_speed[agents],
         ctx.max_force[agents],
@@ -219,11 +218,11 @@ class AvoidObstacles(SteeringComponent):
         else:
             agents = rows
         previous = ctx.state("shape", fill=-1.0)
-        chosen = np.full(n, -1.0)
         if len(agents) == 0:
             if some(previous >= 0.0):
-                ctx.set_state("shape", chosen)
+                ctx.set_state("shape", np.full(n, -1.0))
             return force
+        chosen = np.full(n, -1.0)
         chosen[agents] = shapes[pair]
         # Pass on the side away from the centre, or keep the side taken for this obstacle.
         side = np.where(local[pair].imag > 0.0, -1.0, 1.0)
