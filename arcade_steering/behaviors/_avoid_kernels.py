@@ -19,6 +19,7 @@ from .._util.masks import every, some
 __all__ = [
     "feeler_depths",
     "feelers",
+    "given_lengths",
     "look_ahead",
     "obstacle_keys",
     "pass_velocity",
@@ -31,21 +32,28 @@ def look_ahead(
     max_speed: np.ndarray,
     max_acceleration: np.ndarray,
     radius: np.ndarray,
-    length: np.ndarray,
+    length: np.ndarray | None,
 ) -> np.ndarray:
     """How far ahead ``(n,)`` px an agent looks at its current speed.
 
     ``length`` is the distance at ``max_speed``; ``inf`` means the stopping distance from
-    ``max_speed`` at ``max_acceleration`` plus ``radius``, so that braking in time is possible.
-    The distance scales linearly with speed, which keeps it at least the stopping distance at
-    every lower speed too (that one falls with the square), and makes it zero for an agent
-    standing still.
+    ``max_speed`` at ``max_acceleration`` plus ``radius``, so that braking in time is possible
+    (None: ``inf`` for every agent, see :func:`given_lengths`). The distance scales linearly
+    with speed, which keeps it at least the stopping distance at every lower speed too (that
+    one falls with the square), and makes it zero for an agent standing still.
     """
     full = max_speed * max_speed
     full /= 2.0 * max_acceleration
     full += radius
-    full = np.where(length < np.inf, length, full)
+    if length is not None:
+        full = np.where(length < np.inf, length, full)
     return full * np.minimum(speed / max_speed, 1.0)
+
+
+def given_lengths(length: np.ndarray) -> np.ndarray | None:
+    """``length`` ``(n,)`` for :func:`look_ahead`, or None when every one is ``inf`` (the
+    default): worked out once per parameter value, it spares each frame a selection."""
+    return length if some(length < np.inf) else None
 
 
 def _turn(degrees: np.ndarray) -> complex | np.ndarray:

@@ -25,6 +25,7 @@ from ..geometry._kernels import first_min
 from ._avoid_kernels import (
     feeler_depths,
     feelers,
+    given_lengths,
     look_ahead,
     obstacle_keys,
     pass_velocity,
@@ -71,9 +72,8 @@ class AvoidWalls(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         speed = np.abs(as_complex(ctx.velocity))
-        length = look_ahead(
-            speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, params.length
-        )
+        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, given)
         return feel_walls(ctx, ctx.geometry, length, params.side_angle, params.side_ratio)
 
 
@@ -93,11 +93,10 @@ def feel_walls(
     ``owners``, if given, is ``(of each agent (n,), of each wall (m,))``: an agent feels
     only the walls of its own owner (a region of its own in a shared geometry).
     """
-    n = len(ctx)
-    force = np.zeros((n, 2))
-    position, velocity = as_complex(ctx.position), as_complex(ctx.velocity)
-    heading, radius = as_complex(ctx.heading), ctx.radius
+    force = np.zeros((len(ctx), 2))
+    position, radius = as_complex(ctx.position), ctx.radius
     if ctx.debug is not None:
+        heading = as_complex(ctx.heading)
         _draw_feelers(ctx, geometry, position, heading, length, side_angle, side_ratio)
     # One broad phase per agent serves its three feelers: they all lie within the front
     # one's length of the agent's circle. The ray cast's own bounding-box test drops the
@@ -118,7 +117,7 @@ def feel_walls(
     local = np.add.accumulate(first.astype(np.intp))  # np.cumsum, minus its overhead
     local -= 1
     directions, lengths = feelers(
-        heading[agents],
+        as_complex(ctx.heading)[agents],
         length[agents],
         _pick(side_angle, agents),
         _pick(side_ratio, agents),
@@ -147,7 +146,7 @@ def feel_walls(
     push = wall_push(
         worst,
         away,
-        velocity[agents],
+        as_complex(ctx.velocity)[agents],
         nearer_ends,
         ctx.max_speed[agents],
         ctx.max_force[agents],
@@ -196,7 +195,8 @@ class AvoidObstacles(SteeringComponent):
         position, heading = as_complex(ctx.position), as_complex(ctx.heading)
         velocity, radius = as_complex(ctx.velocity), ctx.radius
         speed = np.abs(velocity)
-        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, params.length)
+        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, given)
         length += params.min_length
         swath = radius + params.buffer
         if ctx.debug is not None:
@@ -218,11 +218,11 @@ class AvoidObstacles(SteeringComponent):
         else:
             agents = rows
         previous = ctx.state("shape", fill=-1.0)
-        chosen = np.full(n, -1.0)
         if len(agents) == 0:
             if some(previous >= 0.0):
-                ctx.set_state("shape", chosen)
+                ctx.set_state("shape", np.full(n, -1.0))
             return force
+        chosen = np.full(n, -1.0)
         chosen[agents] = shapes[pair]
         # Pass on the side away from the centre, or keep the side taken for this obstacle.
         side = np.where(local[pair].imag > 0.0, -1.0, 1.0)

@@ -16,6 +16,11 @@ import numpy as np
 from ._cell_lists import crossed_cells, expand_boxes, expand_runs
 from ._cell_table import MAX_CELLS, CellTable
 
+try:  # the clip ufunc itself: np.clip reaches it through three Python-level wrappers
+    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
+except ImportError:  # numpy 1.x
+    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
+
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
 #: Cell numbers ``column * ny + row`` stay below this, in int64.
@@ -183,14 +188,12 @@ class CapsuleGrid:
         """
         column = x - self.origin[0]
         column *= self._scale
-        np.maximum(column, 0.0, out=column)
-        np.minimum(column, self.nx - 1.0, out=column)
+        _clip(column, 0.0, self.nx - 1.0, out=column)
         cell = column.astype(np.intp)  # truncation is floor for values >= 0
         cell *= self.ny
         column = y - self.origin[1]
         column *= self._scale
-        np.maximum(column, 0.0, out=column)
-        np.minimum(column, self.ny - 1.0, out=column)
+        _clip(column, 0.0, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
         return self.listed(None, cell)
 
@@ -245,9 +248,7 @@ class BroadPhase:
             longest = float(np.maximum.reduce(reach)) if isinstance(reach, np.ndarray) else reach
             if longest <= _HALO_MAX:
                 # Exact enough already: a bounding-box pass here costs more than it saves.
-                grid = self._halo(longest, first, stop)
-                rows, items = grid.point_pairs(x, y)
-                return rows, items + first if first else items
+                return self._halo(longest, first, stop).point_pairs(x, y)
             lo, hi = bounds()
             rows, items = self._grid.pairs(lo, hi)
             if count < self.size:
@@ -285,7 +286,11 @@ class BroadPhase:
         return rows, items
 
     def _halo(self, reach: float, first: int, stop: int) -> CapsuleGrid:
-        """The grid of shapes ``first:stop`` grown by a margin >= ``reach``, cells as wide."""
+        """The grid of shapes ``first:stop`` grown by a margin >= ``reach``, cells as wide.
+
+        It lists the shapes by their numbers among all of them, so that its one query,
+        :meth:`CapsuleGrid.point_pairs`, needs no offset.
+        """
         margin = _HALO_STEP * max(1, math.ceil(reach / _HALO_STEP))
         key = (margin, first, stop)
         grid = self._halos.get(key)
@@ -295,6 +300,7 @@ class BroadPhase:
             a, b, radius = self._a[first:stop], self._b[first:stop], self._radius[first:stop]
             cell = max(margin * 0.5, _HALO_MIN_CELL)
             grid = CapsuleGrid(a, b, radius + margin, cell_size=cell, border=1)
+            grid.cell_items += first
             self._halos[key] = grid
         return grid
 
