@@ -89,7 +89,9 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
         distance: The follow distance ``(n,)``, px.
     """
     along = np.einsum("ij,ij->i", offset, heading)
-    return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)
+    # np.clip's Python wrappers cost more than these two ufuncs (the same numbers: 1 - x is
+    # never -0.0).
+    return np.minimum(np.maximum(1.0 - along / np.maximum(distance, 10.0), 0.0), 1.0)
 
 
 def way_round(
@@ -205,7 +207,7 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED)).take(which, axis=0)
     if every(moving):  # the usual case: no leader stands still, no follower's memory counts
         ctx.set_state("leader_heading", fresh)
-        return fresh, np.ones(len(fresh), dtype=bool)
+        return fresh, moving.take(which)  # all true
     # Whole rows and a where(): masked gathers and scatters of (n, 2) rows cost more.
     heading = where_rows(moving.take(which), fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
