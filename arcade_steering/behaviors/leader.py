@@ -282,10 +282,15 @@ class FollowLeader(SteeringComponent):
             # Keeping pace, towards the waypoint, braking for the whole way to the point
             # behind: the follower goes round the leader as the leader sees it.
             start = as_complex(position).take(going_round)
-            step = as_points(station.take(going_round) - start)
+            step = station.take(going_round) - start
             behind = turn.take(going_round) * distance.take(going_round)
-            remaining = lengths(step) + lengths(as_points(waypoint.take(going_round) + behind))
-            station[going_round] = start + as_complex(normalize(step)) * remaining
+            length = lengths(as_points(step))
+            remaining = length + lengths(as_points(waypoint.take(going_round) + behind))
+            if every(length > MIN_LENGTH):  # normalize(), the lengths already known
+                step *= 1.0 / length
+            else:
+                step = as_complex(normalize(as_points(step)))
+            station[going_round] = start + step * remaining
             pace[going_round] = 1.0
         if ctx.debug is not None:
             ctx.debug.points(leader + as_points(waypoint), TARGET_COLOR)
