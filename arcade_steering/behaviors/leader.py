@@ -30,6 +30,7 @@ from .._util.vec import (
     as_complex,
     as_points,
     divide_rows,
+    dots,
     lengths,
     normalize,
     perpendicular,
@@ -88,7 +89,7 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
         heading: The leader's unit heading ``(n, 2)``.
         distance: The follow distance ``(n,)``, px.
     """
-    along = np.einsum("ij,ij->i", offset, heading)
+    along = dots(offset, heading)
     # np.clip's Python wrappers cost more than these two ufuncs (the same numbers: 1 - x is
     # never -0.0).
     return np.minimum(np.maximum(1.0 - along / np.maximum(distance, 10.0), 0.0), 1.0)

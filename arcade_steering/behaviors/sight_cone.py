@@ -19,7 +19,7 @@ from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
 from .._util.masks import some
-from .._util.vec import as_complex, normalize, perpendicular, put_rows, scale_rows, where_rows
+from .._util.vec import as_complex, dots, normalize, perpendicular, put_rows, scale_rows, where_rows
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -48,7 +48,7 @@ def escape_directions(
         side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
     """
     left = perpendicular(heading)
-    across = np.einsum("ij,ij->i", gap, left)
+    across = dots(gap, left)
     side = np.where(np.abs(across) > 1e-9, np.sign(across), side_fallback)
     sideways = scale_rows(left, side)
     return normalize(sideways + AWAY_WEIGHT * normalize(gap, sideways), sideways)
@@ -84,7 +84,7 @@ def anticipated_headings(
     change = velocity - previous
     change[np.isnan(change)] = 0.0  # not known yet (velocities are finite)
     ahead = velocity + change * (ANTICIPATION / dt)
-    turning = np.einsum("ij,ij->i", ahead, velocity) < 0.0
+    turning = dots(ahead, velocity) < 0.0
     if not some(turning):
         return heading
     return where_rows(turning, normalize(ahead, heading), heading)
