@@ -19,7 +19,16 @@ from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
 from .._util.masks import some
-from .._util.vec import as_complex, dots, normalize, perpendicular, put_rows, scale_rows, where_rows
+from .._util.vec import (
+    as_complex,
+    as_points,
+    dots,
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    where_rows,
+)
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -58,12 +67,12 @@ def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> 
     """Where each agent's leader looks ``(n, 2)``: ``heading``, except for leaders attached
     to the world whose look a component turns (a guard scanning as it walks)."""
     slots = leader.slots  # one per distinct leader; -1 (none attached) reads a row not used
-    look = ctx.world_heading(slots, look=True)
-    turned = (slots >= 0) & (as_complex(look) != as_complex(ctx.world_heading(slots)))
+    look = as_complex(ctx.world_heading(slots, look=True))
+    turned = (slots >= 0) & (look != as_complex(ctx.world_heading(slots)))
     if not some(turned):
         return heading
     which = leader.which
-    return where_rows(turned.take(which), look.take(which, axis=0), heading)
+    return as_points(np.where(turned.take(which), look.take(which), as_complex(heading)))
 
 
 def anticipated_headings(
