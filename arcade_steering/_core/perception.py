@@ -46,7 +46,8 @@ def in_sight(
         at depth 1.
     """
     # In the observer's frame (x along its facing): one complex product.
-    local = as_complex(offset) * as_complex(heading).conj()
+    facing = as_complex(heading)
+    local = as_complex(offset) * facing.conj()
     distance = lengths(offset)
     # A point behind lies more than pi/2 off the axis (its arctan2 is at least pi/2): for
     # views less than 1.5 rad each side only the points within reach and ahead (or closer
@@ -54,14 +55,14 @@ def in_sight(
     # angles are found for those alone.
     inside = (distance <= length) & ((local.real > -1e-150) | (half_angle > 1.5))
     depth = np.zeros(len(inside))
-    rows = np.flatnonzero(inside)
+    rows = inside.nonzero()[0]
     if not len(rows):
         return inside, depth
     local, distance = local.take(rows), distance.take(rows)
     length, half_angle = _take(length, rows), _take(half_angle, rows)
     angle = np.arctan2(np.abs(local.imag), local.real)
     on_observer = distance == 0.0
-    seen = (as_complex(heading).take(rows) != 0.0) & ((angle <= half_angle) | on_observer)
+    seen = (facing.take(rows) != 0.0) & ((angle <= half_angle) | on_observer)
     inside[rows] = seen
     near = np.minimum(1.0 - angle / half_angle, 1.0 - distance / np.maximum(length, 1e-9))
     near[on_observer] = 1.0

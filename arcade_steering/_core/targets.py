@@ -159,6 +159,7 @@ class TargetTable:
         # A shared node: n rows (the batch's size, as the other gathered parameters count).
         self.inverse = np.zeros(n, dtype=np.intp) if node.shared else inverse
         self._split: tuple[np.ndarray, np.ndarray, list[tuple[int, TargetRef]]] | None = None
+        self._slots: np.ndarray | None = None
 
     @property
     def sources(self) -> list[Any]:
@@ -214,11 +215,14 @@ class TargetTable:
 
     def slots(self, step: StepFrame) -> np.ndarray:
         """Each distinct target's slot in the world's arrays ``(t,)``, -1 where the target is
-        no attached agent."""
-        slots = np.full(len(self._refs), -1, dtype=np.intp)
-        targets, found, _ = self._agents(step)
-        slots[targets] = found
-        return slots
+        no attached agent (read-only: worked out once, as :meth:`_agents` is)."""
+        if self._slots is None:
+            slots = np.full(len(self._refs), -1, dtype=np.intp)
+            targets, found, _ = self._agents(step)
+            slots[targets] = found
+            slots.flags.writeable = False
+            self._slots = slots
+        return self._slots
 
     def _agents(
         self, step: StepFrame
@@ -303,5 +307,6 @@ class Targets:
 
     @property
     def slots(self) -> np.ndarray:
-        """Each distinct target's slot in the world's arrays, -1 for no attached agent."""
+        """Each distinct target's slot in the world's arrays, -1 for no attached agent
+        (read-only)."""
         return self._table.slots(self._step)

@@ -10,6 +10,11 @@ import numpy as np
 
 from .masks import every, some
 
+try:
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # numpy 1.x
+    from numpy.core.multiarray import c_einsum as _einsum  # type: ignore[no-redef]
+
 #: Golden angle in radians: consecutive indices get well-spread directions.
 GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
@@ -21,6 +26,14 @@ def lengths(vectors: np.ndarray) -> np.ndarray:
     """Euclidean length of each row of ``vectors`` ``(n, 2)`` -> ``(n,)``."""
     squared = vectors * vectors  # one multiply of every coordinate, not one per column
     return np.sqrt(squared[:, 0] + squared[:, 1])  # 3x faster than np.hypot; ours never overflow
+
+
+def dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product of each row of ``a`` with the same row of ``b`` ``(n, 2)`` -> ``(n,)``.
+
+    ``np.einsum("ij,ij->i", a, b)`` without its Python wrapper, which costs as much again.
+    """
+    return _einsum("ij,ij->i", a, b)
 
 
 def scale_rows(vectors: np.ndarray, factors: np.ndarray | float) -> np.ndarray:

@@ -30,10 +30,10 @@ from .._util.vec import (
     as_complex,
     as_points,
     divide_rows,
+    dots,
     lengths,
     normalize,
     perpendicular,
-    put_rows,
     scale_rows,
     spread_directions,
     truncate,
@@ -89,12 +89,14 @@ def keep_pace(offset: np.ndarray, heading: np.ndarray, distance: np.ndarray) -> 
         heading: The leader's unit heading ``(n, 2)``.
         distance: The follow distance ``(n,)``, px.
     """
-    along = np.einsum("ij,ij->i", offset, heading)
-    return np.clip(1.0 - along / np.maximum(distance, 10.0), 0.0, 1.0)
+    along = dots(offset, heading)
+    # np.clip's Python wrappers cost more than these two ufuncs (the same numbers: 1 - x is
+    # never -0.0).
+    return np.minimum(np.maximum(1.0 - along / np.maximum(distance, 10.0), 0.0), 1.0)
 
 
 def way_round(
-    offset: np.ndarray, heading: np.ndarray, distance: np.ndarray, ids: np.ndarray
+    offset: np.ndarray, turn: np.ndarray, distance: np.ndarray, ids: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Where a follower heads to reach the point behind its leader without running into it.
 
@@ -111,28 +113,30 @@ def way_round(
 
     Args:
         offset: Follower minus leader ``(n, 2)``, px.
-        heading: The leader's unit heading ``(n, 2)`` (zero: straight to the point behind).
+        turn: The leader's unit heading as complex numbers ``(n,)`` (zero: straight to the
+            point behind).
         distance: The follow distance ``(n,)``, px.
         ids: Integers ``(n,)``: a follower on the axis goes round on the left for an even
             one, on the right for an odd one.
 
     Returns:
-        The waypoint minus the leader ``(n, 2)`` px (the point behind where the way is
-        straight), and the rows whose way goes round ``(k,)``.
+        The waypoint minus the leader as complex numbers ``(n,)`` px (the point behind where
+        the way is straight), and the rows whose way goes round ``(k,)``.
     """
-    turn = as_complex(heading)
     local = as_complex(offset) * turn.conj()  # real: ahead of the leader, imag: to its left
+    behind = -distance
     # Coming nearer: the way to the point behind points against the follower's offset.
-    nearer = (local * (-distance - local).conj()).real < 0.0
-    rows = np.flatnonzero((local.real > -distance) & nearer & (distance > 0.0))
-    waypoint = (-distance).astype(complex)
+    nearer = (local * (behind - local).conj()).real < 0.0
+    rows = ((local.real > behind) & nearer & (distance > 0.0)).nonzero()[0]
+    waypoint = behind.astype(complex)
     if len(rows):  # the tangent's touching point, only for the few that go round
         near, reach = local.take(rows), distance.take(rows)
-        side = np.where(near.imag != 0.0, np.sign(near.imag), 1.0 - 2.0 * (ids.take(rows) % 2))
+        across = near.imag
+        side = np.where(across != 0.0, np.sign(across), 1.0 - 2.0 * (ids.take(rows) % 2))
         far = np.maximum(np.abs(near), reach)
         round_by = np.maximum(np.arccos(reach / np.maximum(far, 1e-12)), MIN_TURN)
-        waypoint[rows] = reach * np.exp(1j * (np.angle(near) + side * round_by))
-    return as_points(waypoint * turn), rows
+        waypoint[rows] = reach * np.exp(1j * (np.arctan2(across, near.real) + side * round_by))
+    return waypoint * turn, rows
 
 
 def keep_out(
@@ -150,20 +154,22 @@ def keep_out(
         ids: Integers ``(n,)`` giving a follower on the leader's centre its own way out.
 
     Returns:
-        The rows inside the circle ``(k,)`` and their push ``(k, 2)`` px/s (the others' is
-        zero).
+        The rows inside the circle ``(k,)`` and their push as complex numbers ``(k,)`` px/s
+        (the others' is zero).
     """
     gap = lengths(offset)
-    rows = np.flatnonzero(gap < distance)
+    rows = (gap < distance).nonzero()[0]
     if not len(rows):
-        return rows, np.zeros((0, 2))
+        return rows, np.zeros(0, dtype=complex)
     gap, reach = gap.take(rows), distance.take(rows)
     weight = KEEP_OUT * np.maximum(1.0 - gap / reach, 0.0) * max_speed.take(rows)
-    away = normalize(offset.take(rows, axis=0))
     centred = gap <= MIN_LENGTH
     if some(centred):
-        away[centred] = spread_directions(ids.take(rows)[centred])
-    return rows, scale_rows(away, weight)
+        away = as_complex(normalize(offset.take(rows, axis=0)))
+        away[centred] = as_complex(spread_directions(ids.take(rows)[centred]))
+    else:  # normalize(), the lengths already known
+        away = as_complex(offset).take(rows) * (1.0 / gap)
+    return rows, away * weight
 
 
 def local_to_world(heading: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -202,7 +208,7 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     fresh = divide_rows(velocity, np.maximum(speed, LEADER_MIN_SPEED)).take(which, axis=0)
     if every(moving):  # the usual case: no leader stands still, no follower's memory counts
         ctx.set_state("leader_heading", fresh)
-        return fresh, np.ones(len(fresh), dtype=bool)
+        return fresh, moving.take(which)  # all true
     # Whole rows and a where(): masked gathers and scatters of (n, 2) rows cost more.
     heading = where_rows(moving.take(which), fresh, ctx.state("leader_heading", shape=(2,)))
     unknown = np.isnan(heading[:, 0])
@@ -269,23 +275,29 @@ class FollowLeader(SteeringComponent):
         distance = params.distance
         position = ctx.position
         offset = position - leader
-        waypoint, going_round = way_round(offset, heading, distance, ctx.slots)
-        station = leader + waypoint
+        turn = as_complex(heading)
+        waypoint, going_round = way_round(offset, turn, distance, ctx.slots)
+        station = as_complex(leader) + waypoint
         pace = keep_pace(offset, heading, distance)
         if len(going_round):
             # Keeping pace, towards the waypoint, braking for the whole way to the point
             # behind: the follower goes round the leader as the leader sees it.
-            start, point = position.take(going_round, 0), waypoint.take(going_round, 0)
-            step = station.take(going_round, 0) - start
-            behind = scale_rows(heading.take(going_round, 0), distance.take(going_round))
-            remaining = lengths(step) + lengths(point + behind)
-            put_rows(station, going_round, start + scale_rows(normalize(step), remaining))
+            start = as_complex(position).take(going_round)
+            step = station.take(going_round) - start
+            behind = turn.take(going_round) * distance.take(going_round)
+            length = lengths(as_points(step))
+            remaining = length + lengths(as_points(waypoint.take(going_round) + behind))
+            if every(length > MIN_LENGTH):  # normalize(), the lengths already known
+                step *= 1.0 / length
+            else:
+                step = as_complex(normalize(as_points(step)))
+            station[going_round] = start + step * remaining
             pace[going_round] = 1.0
         if ctx.debug is not None:
-            ctx.debug.points(leader + waypoint, TARGET_COLOR)
+            ctx.debug.points(leader + as_points(waypoint), TARGET_COLOR)
         desired = station_velocity(
             position,
-            station,
+            as_points(station),
             scale_rows(leader_target.velocity, pace),
             ctx.max_speed,
             ctx.max_force / ctx.mass,
@@ -294,7 +306,7 @@ class FollowLeader(SteeringComponent):
             params.tolerance,
         )
         pushed, push = keep_out(offset, distance, ctx.max_speed, ctx.slots)
-        as_complex(desired)[pushed] += as_complex(push)  # a view: desired is C-contiguous
+        as_complex(desired)[pushed] += push  # a view: desired is C-contiguous
         return leader_target.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 

@@ -19,7 +19,16 @@ from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
 from .._core.targets import TargetLike
 from .._util.masks import some
-from .._util.vec import as_complex, normalize, perpendicular, put_rows, scale_rows, where_rows
+from .._util.vec import (
+    as_complex,
+    as_points,
+    dots,
+    normalize,
+    perpendicular,
+    put_rows,
+    scale_rows,
+    where_rows,
+)
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -48,7 +57,7 @@ def escape_directions(
         side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
     """
     left = perpendicular(heading)
-    across = np.einsum("ij,ij->i", gap, left)
+    across = dots(gap, left)
     side = np.where(np.abs(across) > 1e-9, np.sign(across), side_fallback)
     sideways = scale_rows(left, side)
     return normalize(sideways + AWAY_WEIGHT * normalize(gap, sideways), sideways)
@@ -58,12 +67,12 @@ def leader_looks(ctx: SteeringContext, leader: Targets, heading: np.ndarray) -> 
     """Where each agent's leader looks ``(n, 2)``: ``heading``, except for leaders attached
     to the world whose look a component turns (a guard scanning as it walks)."""
     slots = leader.slots  # one per distinct leader; -1 (none attached) reads a row not used
-    look = ctx.world_heading(slots, look=True)
-    turned = (slots >= 0) & (as_complex(look) != as_complex(ctx.world_heading(slots)))
+    look = as_complex(ctx.world_heading(slots, look=True))
+    turned = (slots >= 0) & (look != as_complex(ctx.world_heading(slots)))
     if not some(turned):
         return heading
     which = leader.which
-    return where_rows(turned.take(which), look.take(which, axis=0), heading)
+    return as_points(np.where(turned.take(which), look.take(which), as_complex(heading)))
 
 
 def anticipated_headings(
@@ -84,7 +93,7 @@ def anticipated_headings(
     change = velocity - previous
     change[np.isnan(change)] = 0.0  # not known yet (velocities are finite)
     ahead = velocity + change * (ANTICIPATION / dt)
-    turning = np.einsum("ij,ij->i", ahead, velocity) < 0.0
+    turning = dots(ahead, velocity) < 0.0
     if not some(turning):
         return heading
     return where_rows(turning, normalize(ahead, heading), heading)
