@@ -82,6 +82,14 @@ def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
     return where_rows(safe, result, np.zeros(2) if fallback is None else fallback)
 
 
+def unit_complex(vectors: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """:func:`normalize` of ``vectors`` ``(n, 2)`` as complex numbers ``(n,)``, their lengths
+    ``(n,)`` already known: the same numbers, without measuring them again."""
+    if every(length > MIN_LENGTH):
+        return as_complex(vectors) * (1.0 / length)
+    return as_complex(normalize(vectors))
+
+
 def truncate(vectors: np.ndarray, limit: np.ndarray) -> np.ndarray:
     """Scale down rows of ``vectors`` ``(n, 2)`` longer than ``limit`` ``(n,)``."""
     length = lengths(vectors)

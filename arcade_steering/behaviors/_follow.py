@@ -13,7 +13,7 @@ import numpy as np
 from .._util.masks import every, some
 from .._util.vec import as_complex, as_points, lengths, normalize, put_rows, scale_rows, truncate
 from ..path.pack import PathPack
-from .seek import arrive_velocity, seek_velocity
+from .seek import arrive_velocity, seek_velocity, velocity_force
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
 #: at rest on the path gets going (Reynolds' zero force would leave it standing).
@@ -225,7 +225,7 @@ def follow_path(
     steerers = ((steering | near_end) if stop else steering).nonzero()[0]
     chosen = None if all_targets or len(steerers) == n else steerers
     if chosen is not None and not len(chosen):  # nobody steers: no target, no seek
-        force = _force(desired, velocity_c, response_time)
+        force = velocity_force(as_points(desired), velocity, response_time)
         return FollowStep(force, new_state, predicted, normal, normal, steering)
 
     def rows(values: np.ndarray) -> np.ndarray:
@@ -272,11 +272,5 @@ def follow_path(
         desired = np.where(steering_c, wanted_c, desired)
     else:
         desired[chosen] = np.where(steering_c, wanted_c, desired.take(chosen))
-    force = _force(desired, velocity_c, response_time)
+    force = velocity_force(as_points(desired), velocity, response_time)
     return FollowStep(force, new_state, predicted, normal, target, steering)
-
-
-def _force(desired: np.ndarray, velocity: np.ndarray, response_time: np.ndarray) -> np.ndarray:
-    """:func:`~arcade_steering.behaviors.seek.velocity_force` of complex velocities ``(n,)``:
-    the same numbers ``(n, 2)``."""
-    return as_points((desired - velocity) * (1.0 / response_time))

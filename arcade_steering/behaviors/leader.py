@@ -37,6 +37,7 @@ from .._util.vec import (
     scale_rows,
     spread_directions,
     truncate,
+    unit_complex,
     where_rows,
 )
 from ..debug import TARGET_COLOR
@@ -163,12 +164,10 @@ def keep_out(
         return rows, np.zeros(0, dtype=complex)
     gap, reach = gap.take(rows), distance.take(rows)
     weight = KEEP_OUT * np.maximum(1.0 - gap / reach, 0.0) * max_speed.take(rows)
+    away = unit_complex(offset.take(rows, axis=0), gap)
     centred = gap <= MIN_LENGTH
     if some(centred):
-        away = as_complex(normalize(offset.take(rows, axis=0)))
         away[centred] = as_complex(spread_directions(ids.take(rows)[centred]))
-    else:  # normalize(), the lengths already known
-        away = as_complex(offset).take(rows) * (1.0 / gap)
     return rows, away * weight
 
 
@@ -287,11 +286,7 @@ class FollowLeader(SteeringComponent):
             behind = turn.take(going_round) * distance.take(going_round)
             length = lengths(as_points(step))
             remaining = length + lengths(as_points(waypoint.take(going_round) + behind))
-            if every(length > MIN_LENGTH):  # normalize(), the lengths already known
-                step *= 1.0 / length
-            else:
-                step = as_complex(normalize(as_points(step)))
-            station[going_round] = start + step * remaining
+            station[going_round] = start + unit_complex(as_points(step), length) * remaining
             pace[going_round] = 1.0
         if ctx.debug is not None:
             ctx.debug.points(leader + as_points(waypoint), TARGET_COLOR)

@@ -12,16 +12,14 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import param, target
 from .._core.targets import TargetLike
-from .._util.masks import every
 from .._util.vec import (
-    MIN_LENGTH,
-    as_complex,
     as_points,
     divide_rows,
     lengths,
     normalize,
     scale_rows,
     spread_directions,
+    unit_complex,
     where_rows,
 )
 from ..debug import TARGET_COLOR
@@ -88,11 +86,8 @@ def arrive_velocity(
     parabola = np.sqrt(np.maximum(2.0 * braking * distance - (braking / slope) ** 2, 0.0))
     speed = np.minimum(max_speed, np.where(distance <= knee, slope * distance, parabola))
     speed[distance <= tolerance] = 0.0
-    # normalize(offset) times speed, its lengths already known, as complex numbers throughout:
-    # the same numbers as scale_rows(divide_rows(...)), a dozen numpy calls fewer.
-    if every(distance > MIN_LENGTH):
-        return as_points(as_complex(offset) * (1.0 / distance) * speed)
-    return scale_rows(normalize(offset), speed)
+    # normalize(offset) times speed, its lengths already known, as complex numbers throughout.
+    return as_points(unit_complex(offset, distance) * speed)
 
 
 def predicted_position(
