@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._util.masks import every, finite
-from .._util.vec import lengths, put_rows
+from .._util.vec import FLOAT, lengths, put_rows
 from ..neighbors import NeighborPairs
 from .batches import BatchNode
 from .frame import BatchFrame, StepFrame
@@ -325,7 +325,9 @@ class SteeringContext:
         A new agent (or one whose behaviour changed) starts with ``fill``.
         """
         store = self._step.arrays.state.array(self._state_key(name), fill, shape)
-        return store.take(self._frame.slots, axis=0)
+        slots = self._frame.slots
+        # numpy copies rows (n, 2) faster with take(), single values faster by indexing.
+        return store.take(slots, axis=0) if store.ndim > 1 else store[slots]
 
     def set_state(self, name: str, values: np.ndarray) -> None:
         """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
@@ -359,16 +361,21 @@ class ParamArrays:
     # Every attribute is a parameter: __getattr__ would first fail a lookup (building an
     # AttributeError), which costs twice the read itself.
     def __getattribute__(self, name: str) -> Any:
-        return _attribute(self, "_context")._parameter(name)
+        context = _attribute(self, "_context")
+        value = context._node.gathered.get(name, _MISSING)  # the usual case: gathered
+        if value is _MISSING or isinstance(value, TargetTable):
+            return context._parameter(name)
+        return value
 
 
 _attribute = object.__getattribute__
+_MISSING = object()
 
 
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
     """Forces ``(n, 2)`` of ``node``'s component for the batch, checked and finite."""
     component = node.component
-    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=float)
+    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=FLOAT)
     n = len(frame.slots)
     if force.shape != (n, 2):
         raise ValueError(
@@ -384,7 +391,7 @@ def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
     turn = component.turn(SteeringContext(frame, node)) if node.turns else None
     if turn is None:
         return None
-    turn = np.asarray(turn, dtype=float)
+    turn = np.asarray(turn, dtype=FLOAT)
     n = len(frame.slots)
     if turn.shape != (n,):
         raise ValueError(

@@ -21,6 +21,11 @@ GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 #: Rows no longer than this have no direction: :func:`normalize` gives them its fallback.
 MIN_LENGTH = 1e-12
 
+# dtype objects, not the types float/np.float64: numpy turns a type into its dtype on every
+# call, which costs more than converting (or just checking) a small array.
+FLOAT = np.dtype(np.float64)
+COMPLEX = np.dtype(np.complex128)
+
 
 def lengths(vectors: np.ndarray) -> np.ndarray:
     """Euclidean length of each row of ``vectors`` ``(n, 2)`` -> ``(n,)``."""
@@ -58,12 +63,12 @@ def where_rows(mask: np.ndarray, chosen: np.ndarray, other: np.ndarray) -> np.nd
 def as_complex(points: np.ndarray) -> np.ndarray:
     """Rows ``(..., 2)`` as complex numbers ``x + iy`` ``(...)``: a view when ``points`` is
     C-contiguous float64 (writing to it writes to ``points``), else a copy."""
-    return np.ascontiguousarray(points, dtype=np.float64).view(np.complex128)[..., 0]
+    return np.ascontiguousarray(points, dtype=FLOAT).view(COMPLEX)[..., 0]
 
 
 def as_points(values: np.ndarray) -> np.ndarray:
     """Complex numbers ``(n,)`` as float points ``(n, 2)``: a view when contiguous."""
-    return np.ascontiguousarray(values, dtype=np.complex128).view(np.float64).reshape(-1, 2)
+    return np.ascontiguousarray(values, dtype=COMPLEX).view(FLOAT).reshape(-1, 2)
 
 
 def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
@@ -120,7 +125,7 @@ def put_rows(array: np.ndarray, rows: np.ndarray | slice, values: np.ndarray) ->
     if isinstance(rows, slice):
         array[rows] = values
         return
-    array.view(np.complex128)[:, 0][rows] = as_complex(values)
+    array.view(COMPLEX)[:, 0][rows] = as_complex(values)
 
 
 def span(rows: np.ndarray) -> np.ndarray | slice:
