@@ -263,10 +263,11 @@ def _clear_both(
     """
     move = first * depth
     alone = second * other
-    det = (first.conj() * second).imag
+    back = first.conj()
+    det = (back * second).imag
     corner = np.abs(det) > 0.05
     # The corner v: v . first = depth and v . second = other (Cramer's rule).
     vertex = 1j * (other * first - depth * second) / np.where(corner, det, 1.0)
     clears = (move * second.conj()).real >= other
-    along = (alone * first.conj()).real >= depth
+    along = (alone * back).real >= depth
     return np.where(clears | ~(along | corner), move, np.where(along, alone, vertex))

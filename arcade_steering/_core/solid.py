@@ -133,8 +133,7 @@ def _sweep(
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
     """
-    start = source
-    before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
+    start, before = source, None  # before: the normal each circle last met, from a slide on
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
         if local is None:
@@ -144,11 +143,14 @@ def _sweep(
         if len(circles) == 0:
             return  # the free ones end at their targets: place holds them
         contact += SKIN * normal
-        if sweep:
+        if before is not None:
             prior = before[circles]
-        speed[circles] = _slide(speed[circles], normal, prior)
-        # Place holds the targets of the circles in play until their contacts move them.
-        rest = _slide(place[circles] - contact, normal, prior)
+        # The velocities and the rest of the motions (place holds the targets of the circles
+        # in play until their contacts move them) slide together: one call for both.
+        both = np.empty((2, len(circles)), dtype=complex)
+        both[0] = speed[circles]
+        np.subtract(place[circles], contact, out=both[1])
+        speed[circles], rest = _slide(both, normal, prior)
         place[circles] = contact
         if sweep == SWEEPS - 1:
             return  # still blocked after every sweep: they stay at their last contact
@@ -166,8 +168,8 @@ def _sweep(
         others = ((mine >= 0) & (mine != pairs.shapes)).nonzero()[0]
         if len(others) == 0:
             return
-        if sweep == 0:
-            start = source.copy()
+        if before is None:
+            start, before = source.copy(), np.zeros(len(place), dtype=complex)
         start[circles] = contact
         before[circles] = normal[going]
         move = place - start
@@ -175,10 +177,10 @@ def _sweep(
 
 
 def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-    """``vectors`` along the surface of ``normal`` (their part into it removed), or zero
-    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 or None
-    for none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
-    each in turn would only zig-zag into the corner."""
+    """``vectors`` (``(k,)`` or ``(m, k)``) along the surface of ``normal`` (their part into
+    it removed), or zero where that still goes into the surface met just ``before`` (complex
+    ``(k,)``, 0 or None for none): in 2-D, two surfaces meeting at a corner leave no way on,
+    and projecting onto each in turn would only zig-zag into the corner."""
     along = without_inward(vectors, normal)
     if before is not None:
         into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
