@@ -134,6 +134,7 @@ def _sweep(
         speed: Every circle's velocity, complex ``(n,)``.
     """
     start, before = source, None  # before: the normal each circle last met, from a slide on
+    met = np.full(len(place), -1, dtype=np.intp)  # the shape each going circle just met
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
         if local is None:
@@ -162,9 +163,9 @@ def _sweep(
         end = contact + rest[going]
         place[circles] = end  # where they end unless they meet another shape
         # The next sweep's pairs: the going circles' others than the shape just met.
-        met = np.full(len(place), -1, dtype=np.intp)
         met[circles] = pairs.shapes[pair[going]]
         mine = met[pairs.rows]
+        met[circles] = -1
         others = ((mine >= 0) & (mine != pairs.shapes)).nonzero()[0]
         if len(others) == 0:
             return
