@@ -60,50 +60,50 @@ def dig_out(
     """
     radius, start = radius[rows], source[rows]
     motion = place[rows] - start
-    room = np.abs(motion) + radius + depth + DIG_REACH  # how far the centre may go
+    room = np.abs(motion)  # how far the centre may go
+    room += radius
+    room += depth
+    room += DIG_REACH
     found, shapes = geometry.pairs(start.real, start.imag, room + radius)
+    if len(found) == 0:  # nothing near: the motion is free, and no push is needed
+        place[rows] = start + motion
+        return
     frames, kind = geometry.local_frames, geometry.kind
     # Framed for circles of radius 0: each pair's grown radius is its shape's own.
     every = frame_pairs(frames, found, shapes, 0.0)[0]
     where, velocity = start.copy(), speed[rows]
-    active = np.arange(len(rows))
-    pairs = every
+    # The first move: the motion and the push out from where it ends, as one.
+    local, grow = every.local(start), radius[found]
+    depth = depths(every, local, grow)
+    goal = start + motion
+    after, normal = overlaps(frames, every, every.local(goal), grow)
+    circles, move, out = _pushes(radius, found, after, normal)
+    velocity[circles] = without_inward(velocity[circles], out)
+    goal[circles] += move
+    active, pairs, here, origin, reach = np.arange(len(rows)), every, start, start, room
     for push in range(PUSHES):
-        if push:
-            pairs = _pairs_of(every, active, len(rows))[0]
-        if len(pairs.rows) == 0:  # nothing near: the motion is free, and no push is needed
-            where[active] += motion[active] if push == 0 else 0.0
-            break
-        here, size = where[active], radius[active]
-        local, grow = pairs.local(here), size.take(pairs.rows)
-        if push == 0:  # the motion and the push out from where it ends: one guarded move
-            depth = depths(pairs, local, grow)
-            goal = here + motion[active]
-            after, normal = overlaps(frames, pairs, pairs.local(goal), grow)
-            circles, move, out = _pushes(size, pairs.rows, after, normal)
-            velocity[circles] = without_inward(velocity.take(circles), out)  # active: all
-            goal[circles] += move
-        else:
-            depth, normal = overlaps(frames, pairs, local, grow)
-            circles, move, out = _pushes(size, pairs.rows, depth, normal)
-            if len(circles) == 0:
-                break
-            pairs, chosen = _pairs_of(pairs, circles, len(active))
-            local, grow, depth = local.take(chosen), grow.take(chosen), depth.take(chosen)
-            active, here, size = active[circles], here[circles], size[circles]
-            velocity[active] = without_inward(velocity.take(active), out)
-            goal = here + move
         # Kept within the broad phase's reach of the start.
-        origin = start.take(active)
         away = goal - origin
-        far = np.abs(away)
-        goal = origin + away * np.minimum(1.0, room.take(active) / np.maximum(far, SKIN))
+        goal = origin + away * np.minimum(1.0, reach / np.maximum(np.abs(away), SKIN))
         moved, met = yield from _guarded(frames, kind, here, goal, pairs, local, grow, depth)
         where[active] = moved
-        velocity[active] = without_inward(velocity.take(active), met)
+        velocity[active] = without_inward(velocity[active], met)
         active = active[np.abs(moved - here) > SKIN]
-        if len(active) == 0:
+        if len(active) == 0 or push == PUSHES - 1:
             break
+        # The next push: out of what they overlap where they are.
+        pairs = _pairs_of(every, active, len(rows))[0]
+        here, size = where[active], radius[active]
+        local, grow = pairs.local(here), size[pairs.rows]
+        depth, normal = overlaps(frames, pairs, local, grow)
+        circles, move, out = _pushes(size, pairs.rows, depth, normal)
+        if len(circles) == 0:
+            break
+        pairs, chosen = _pairs_of(pairs, circles, len(active))
+        local, grow, depth = local[chosen], grow[chosen], depth[chosen]
+        active, here = active[circles], here[circles]
+        velocity[active] = without_inward(velocity[active], out)
+        goal, origin, reach = here + move, start[active], room[active]
     place[rows], speed[rows] = where, velocity
 
 
@@ -112,9 +112,9 @@ def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> tuple[FramedPa
     and which of ``pairs`` they are."""
     local = np.full(n, -1, dtype=np.intp)
     local[circles] = np.arange(len(circles))
-    mapped = local.take(pairs.rows)
+    mapped = local[pairs.rows]
     keep = (mapped >= 0).nonzero()[0]
-    return pairs.take(keep)._replace(rows=mapped.take(keep)), keep
+    return pairs.take(keep)._replace(rows=mapped[keep]), keep
 
 
 def _guarded(
@@ -151,39 +151,40 @@ def _guarded(
     move = target - start
     position, normal = target.copy(), np.zeros(len(start), dtype=complex)
     rows, shapes = pairs.rows, pairs.shapes
-    way = move.take(rows) * pairs.turn  # each pair's move in its shape's frame
+    way = move[rows] * pairs.turn  # each pair's move in its shape's frame
     # Each pair swept with the circle shrunk to just clear that shape now.
     grow = np.where(depth >= 0.0, radius - depth - SKIN, radius)
-    key = np.full(len(rows), np.inf)
-    met = np.zeros(len(rows), dtype=complex)
     swept = (grow >= 0.0).nonzero()[0]
-    if len(swept):
-        grown = pairs.grown.take(swept)
-        grown += grow.take(swept)
-        ray = yield local.take(swept), way.take(swept), pairs.length.take(swept), grown
-        key[swept] = np.maximum(ray, 0.0)
-    held = ((grow < 0.0) & (kind.take(shapes) == KIND_WALL)).nonzero()[0]
+    held = swept[:0]  # walls whose core line holds a circle whose centre is in them
+    if len(swept) == len(rows):  # the usual case: no centre inside a shape
+        ray = yield local, way, pairs.length, pairs.grown + grow
+    else:
+        ray = np.full(len(rows), np.inf)
+        if len(swept):
+            grown = pairs.grown[swept]
+            grown += grow[swept]
+            ray[swept] = yield local[swept], way[swept], pairs.length[swept], grown
+        held = ((grow < 0.0) & (kind[shapes] == KIND_WALL)).nonzero()[0]
+    key = np.maximum(ray, 0.0)
     if len(held):
+        met = np.zeros(len(rows), dtype=complex)
         key[held], met[held] = _core_crossings(
-            local.take(held), way.take(held), pairs.length.take(held), pairs.turn.take(held)
+            local[held], way[held], pairs.length[held], pairs.turn[held]
         )
     stopped, pair, alpha = first_min(rows, key)
-    if len(stopped):
-        span = np.abs(move[stopped])
-        back = np.maximum(alpha - SKIN / np.where(span > 0.0, span, 1.0), 0.0)
-        position[stopped] = start[stopped] + back * move[stopped]
-        if len(swept):  # the normals of the swept shapes met
-            index = np.full(len(rows), -1, dtype=np.intp)
-            index[swept] = np.arange(len(swept))
-            at = index.take(pair)
-            met_swept = (at >= 0).nonzero()[0]
-            at = at.take(met_swept)
-            both = swept.take(at)
-            circle = rows.take(both)
-            met[pair.take(met_swept)] = contacts(
-                frames, shapes.take(both), start.take(circle), move.take(circle), ray.take(at)
-            )[2]
-        normal[stopped] = met[pair]
+    if len(stopped) == 0:
+        return position, normal
+    moving, begin = move[stopped], start[stopped]
+    span = np.abs(moving)
+    back = np.maximum(alpha - SKIN / np.where(span > 0.0, span, 1.0), 0.0)
+    position[stopped] = begin + back * moving
+    if len(held) == 0:  # every shape met was swept: the normals at the contacts
+        normal[stopped] = contacts(frames, shapes[pair], begin, moving, ray[pair])[2]
+        return position, normal
+    hit = (ray[pair] < np.inf).nonzero()[0]  # the swept shapes met
+    both = pair[hit]
+    met[both] = contacts(frames, shapes[both], begin[hit], moving[hit], ray[both])[2]
+    normal[stopped] = met[pair]
     return position, normal
 
 
@@ -225,29 +226,29 @@ def _pushes(
     pushed = np.zeros(len(radius), dtype=bool)
     pushed[rows[deep >= SKIN]] = True  # overlapping: depth >= 0
     # The overlapping circles' pairs that overlap or touch.
-    near = ((depth > -TOUCH) & pushed.take(rows)).nonzero()[0]
+    near = ((depth > -TOUCH) & pushed[rows]).nonzero()[0]
     if len(near) == 0:
         none = np.zeros(0, dtype=np.intp)
         return none, none.astype(complex), none.astype(complex)
     # Each circle's pairs, deepest first (a stable sort: of equals, the first pair first).
-    order = near.take(np.lexsort((-deep.take(near), rows.take(near))))
-    ranked = rows.take(order)
+    order = near[np.lexsort((-deep[near], rows[near]))]
+    ranked = rows[order]
     head = np.empty(len(order) + 1, dtype=bool)  # where a circle's run starts, and the end
     head[0] = head[-1] = True
     np.not_equal(ranked[1:], ranked[:-1], out=head[1:-1])
     starts = head.nonzero()[0][:-1]
-    first = order.take(starts)
-    out, deepest = normal.take(first), deep.take(first)
+    first = order[starts]
+    out, deepest = normal[first], deep[first]
     move = out * deepest
-    pinched = (~head.take(starts + 1)).nonzero()[0]  # a second shape: the next in the run
+    pinched = (~head[starts + 1]).nonzero()[0]  # a second shape: the next in the run
     if len(pinched):
-        second = order.take(starts.take(pinched) + 1)
-        deepest = deepest.take(pinched)
-        both = _clear_both(out.take(pinched), deepest, normal.take(second), deep.take(second))
-        limit = radius.take(ranked.take(starts.take(pinched))) + deepest
+        second = order[starts[pinched] + 1]
+        deepest = deepest[pinched]
+        both = _clear_both(out[pinched], deepest, normal[second], deep[second])
+        limit = radius[ranked[starts[pinched]]] + deepest
         both *= np.minimum(1.0, limit / np.maximum(np.abs(both), SKIN))
         move[pinched] = both
-    return ranked.take(starts), move, out
+    return ranked[starts], move, out
 
 
 def _clear_both(
@@ -262,10 +263,11 @@ def _clear_both(
     """
     move = first * depth
     alone = second * other
-    det = (first.conj() * second).imag
+    back = first.conj()
+    det = (back * second).imag
     corner = np.abs(det) > 0.05
     # The corner v: v . first = depth and v . second = other (Cramer's rule).
     vertex = 1j * (other * first - depth * second) / np.where(corner, det, 1.0)
     clears = (move * second.conj()).real >= other
-    along = (alone * first.conj()).real >= depth
+    along = (alone * back).real >= depth
     return np.where(clears | ~(along | corner), move, np.where(along, alone, vertex))

@@ -87,21 +87,21 @@ def keep_out(
     pairs, size = frame_pairs(frames, rows, shapes, radius)
     local = pairs.local(source)
     depth = size - np.abs(core_offsets(local, pairs.length))
-    depth += radius.take(rows)
+    depth += radius[rows]
     # Most candidates lie beyond the motion's reach: dropped before the costlier sweeps.
-    near = depth >= -(motion.take(rows) + SKIN)
+    near = depth >= -(motion[rows] + SKIN)
     over = depth >= 0.0
     buried = None
     if some(over):  # inside a shape or on its surface: dug out instead
         inside = over.nonzero()[0]
-        buried, _, shallowest = first_min(rows.take(inside), -depth.take(inside))
+        buried, _, shallowest = first_min(rows[inside], -depth[inside])
         clear = np.ones(len(position), dtype=bool)
         clear[buried] = False
-        near &= clear.take(rows)
+        near &= clear[rows]
     keep = near.nonzero()[0]
     parts = []  # their rounds cast together: one kernel pass each (see .casts)
     if len(keep):
-        parts.append(_sweep(frames, pairs.take(keep), local.take(keep), source, move, place, speed))
+        parts.append(_sweep(frames, pairs.take(keep), local[keep], source, move, place, speed))
     if buried is not None:
         parts.append(dig_out(geometry, source, place, speed, radius, buried, -shallowest))
     cast_together(parts)
@@ -133,8 +133,8 @@ def _sweep(
         place: Every circle's position, complex ``(n,)``: the targets in, the results out.
         speed: Every circle's velocity, complex ``(n,)``.
     """
-    start = source
-    before = np.zeros(len(place), dtype=complex)  # the normal each circle last met
+    start, before = source, None  # before: the normal each circle last met, from a slide on
+    met = np.full(len(place), -1, dtype=np.intp)  # the shape each going circle just met
     prior = None  # the first sweep's circles met none
     for sweep in range(SWEEPS):
         if local is None:
@@ -144,11 +144,14 @@ def _sweep(
         if len(circles) == 0:
             return  # the free ones end at their targets: place holds them
         contact += SKIN * normal
-        if sweep:
-            prior = before.take(circles)
-        speed[circles] = _slide(speed.take(circles), normal, prior)
-        # Place holds the targets of the circles in play until their contacts move them.
-        rest = _slide(place.take(circles) - contact, normal, prior)
+        if before is not None:
+            prior = before[circles]
+        # The velocities and the rest of the motions (place holds the targets of the circles
+        # in play until their contacts move them) slide together: one call for both.
+        both = np.empty((2, len(circles)), dtype=complex)
+        both[0] = speed[circles]
+        np.subtract(place[circles], contact, out=both[1])
+        speed[circles], rest = _slide(both, normal, prior)
         place[circles] = contact
         if sweep == SWEEPS - 1:
             return  # still blocked after every sweep: they stay at their last contact
@@ -156,29 +159,29 @@ def _sweep(
         going = (np.abs(rest) > SKIN).nonzero()[0]
         if len(going) == 0:
             return
-        circles, contact = circles.take(going), contact.take(going)
-        end = contact + rest.take(going)
+        circles, contact = circles[going], contact[going]
+        end = contact + rest[going]
         place[circles] = end  # where they end unless they meet another shape
         # The next sweep's pairs: the going circles' others than the shape just met.
-        met = np.full(len(place), -1, dtype=np.intp)
-        met[circles] = pairs.shapes.take(pair.take(going))
-        mine = met.take(pairs.rows)
+        met[circles] = pairs.shapes[pair[going]]
+        mine = met[pairs.rows]
+        met[circles] = -1
         others = ((mine >= 0) & (mine != pairs.shapes)).nonzero()[0]
         if len(others) == 0:
             return
-        if sweep == 0:
-            start = source.copy()
+        if before is None:
+            start, before = source.copy(), np.zeros(len(place), dtype=complex)
         start[circles] = contact
-        before[circles] = normal.take(going)
+        before[circles] = normal[going]
         move = place - start
         pairs, local = pairs.take(others), None
 
 
 def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-    """``vectors`` along the surface of ``normal`` (their part into it removed), or zero
-    where that still goes into the surface met just ``before`` (complex ``(k,)``, 0 or None
-    for none): in 2-D, two surfaces meeting at a corner leave no way on, and projecting onto
-    each in turn would only zig-zag into the corner."""
+    """``vectors`` (``(k,)`` or ``(m, k)``) along the surface of ``normal`` (their part into
+    it removed), or zero where that still goes into the surface met just ``before`` (complex
+    ``(k,)``, 0 or None for none): in 2-D, two surfaces meeting at a corner leave no way on,
+    and projecting onto each in turn would only zig-zag into the corner."""
     along = without_inward(vectors, normal)
     if before is not None:
         into_before = (along * before.conj()).real < -1e-12 * np.abs(along)

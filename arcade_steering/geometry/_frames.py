@@ -68,11 +68,11 @@ class FramedPairs(NamedTuple):
 
     def take(self, index: np.ndarray) -> FramedPairs:
         """The pairs ``index`` (ascending), in order."""
-        return FramedPairs(*(column.take(index) for column in self))
+        return FramedPairs(*(column[index] for column in self))
 
     def local(self, points: np.ndarray) -> np.ndarray:
         """Each pair's circle centre, from complex ``points`` ``[n]``, in its shape's frame."""
-        return (points.take(self.rows) - self.start) * self.turn
+        return (points[self.rows] - self.start) * self.turn
 
 
 def frame_pairs(
@@ -81,11 +81,9 @@ def frame_pairs(
     """The pairs ``rows``, ``shapes`` (``[p]``, rows ascending) of circles of ``radius``
     (``[n]`` or a scalar), and each pair's shape radius ``[p]``."""
     cols, start_z, turn_z = frames
-    size = cols[_k.RAD].take(shapes)
-    grown = size + (radius.take(rows) if isinstance(radius, np.ndarray) else radius)
-    framed = FramedPairs(
-        rows, shapes, start_z.take(shapes), turn_z.take(shapes), cols[_k.LEN].take(shapes), grown
-    )
+    size = cols[_k.RAD][shapes]
+    grown = size + (radius[rows] if isinstance(radius, np.ndarray) else radius)
+    framed = FramedPairs(rows, shapes, start_z[shapes], turn_z[shapes], cols[_k.LEN][shapes], grown)
     return framed, size
 
 
@@ -103,7 +101,7 @@ def contact_casts(
     """The arguments of :func:`~._kernels.ray_keys_local` for circles at ``local``
     (``pairs.local(starts)``) swept by ``moves`` (complex ``[n]``, per circle): each pair's
     start and motion in its shape's frame, core length and grown radius, ``[p]`` each."""
-    return local, moves.take(pairs.rows) * pairs.turn, pairs.length, pairs.grown
+    return local, moves[pairs.rows] * pairs.turn, pairs.length, pairs.grown
 
 
 def contacts(
@@ -120,10 +118,8 @@ def contacts(
     """
     reached = np.maximum(key, 0.0)
     contact = starts + reached * moves
-    turn = frames.turn_z.take(shapes)
-    offset = core_offsets(
-        (contact - frames.start_z.take(shapes)) * turn, frames.cols[_k.LEN].take(shapes)
-    )
+    turn = frames.turn_z[shapes]
+    offset = core_offsets((contact - frames.start_z[shapes]) * turn, frames.cols[_k.LEN][shapes])
     distance = np.abs(offset)
     on_core = distance <= ON_CORE
     if not some(on_core):
@@ -131,11 +127,11 @@ def contacts(
     distance[on_core] = 1.0
     normal = offset / distance * turn.conj()
     at = on_core.nonzero()[0]
-    point, start, move = contact.take(at), starts.take(at), moves.take(at)
+    point, start, move = contact[at], starts[at], moves[at]
     found = np.empty(len(at), dtype=complex)
     found.real, found.imag = _k.contact_normal(
         point.real, point.imag, start.real, start.imag, move.real, move.imag,
-        key.take(at) < 0.0, frames.cols.take(shapes.take(at), axis=1),
+        key[at] < 0.0, frames.cols.take(shapes.take(at), axis=1),
     )  # fmt: skip
     normal[at] = found
     return reached, contact, normal
@@ -169,7 +165,7 @@ def nearest_contacts(
     """
     circles, pair, best = _k.first_min(pairs.rows, key)
     reached, contact, normal = contacts(
-        frames, pairs.shapes.take(pair), starts.take(circles), moves.take(circles), best
+        frames, pairs.shapes[pair], starts[circles], moves[circles], best
     )
     return circles, reached, contact, normal, pair
 
@@ -294,8 +290,8 @@ def overlaps(
     normal = offset / distance * pairs.turn.conj()
     if some(on_core):
         at = on_core.nonzero()[0]
-        j = pairs.shapes.take(at)
-        normal[at] = frames.cols[_k.GX].take(j) + 1j * frames.cols[_k.GY].take(j)
+        j = pairs.shapes[at]
+        normal[at] = frames.cols[_k.GX][j] + 1j * frames.cols[_k.GY][j]
     return depth, normal
 
 

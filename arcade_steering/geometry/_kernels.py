@@ -233,8 +233,8 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
     finite = (key < np.inf).nonzero()[0]
     if len(finite) == 0:
         return finite, finite, key[finite]
-    ranked = rows.take(finite)
-    values = key.take(finite)
+    ranked = rows[finite]
+    values = key[finite]
     head = np.empty(len(ranked), dtype=bool)
     head[0] = True
     np.not_equal(ranked[1:], ranked[:-1], out=head[1:])
@@ -243,11 +243,12 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
         return ranked, finite, values
     # Rows are runs of pairs: each run's minimum, then the first pair of the run holding it.
     best = np.minimum.reduceat(values, starts)
-    run = np.add.accumulate(head.astype(np.intp))  # a cumsum, minus np.cumsum's overhead
+    run = np.add.accumulate(head, dtype=np.intp)  # a cumsum, minus np.cumsum's overhead
     run -= 1
-    index = np.where(values == best.take(run), np.arange(len(values)), len(values))
+    index = np.arange(len(values))
+    index[values != best[run]] = len(values)
     first = np.minimum.reduceat(index, starts)
-    return ranked.take(starts), finite.take(first), best
+    return ranked[starts], finite[first], best
 
 
 def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:
