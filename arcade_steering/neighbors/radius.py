@@ -175,7 +175,7 @@ class RadiusIndex:
             keep &= candidates
         if labels is not None and asked is not None:
             keep &= labels == asked[:, None]
-        near = np.flatnonzero(keep)
+        near = keep.ravel().nonzero()[0]  # np.flatnonzero's Python layers cost as much again
         asker, other = np.divmod(near, len(self._x))
         offset = stack_columns(dx.ravel().take(near), dy.ravel().take(near))
         return NeighborPairs(asker, other, offset, np.sqrt(dist2.ravel().take(near)), q)
