@@ -36,7 +36,8 @@ def separation_push(
     distance: np.ndarray,
     reach: np.ndarray | float,
     radii: np.ndarray,
-    ids: np.ndarray,
+    slots: np.ndarray,
+    query: np.ndarray,
 ) -> np.ndarray:
     """Per pair, a push away from the neighbour ``(p, 2)``, unitless.
 
@@ -48,20 +49,23 @@ def separation_push(
         distance: Length of ``offset`` ``(p,)``, px.
         reach: The agent's separation radius, ``(p,)`` or a scalar, px (centre to centre).
         radii: Sum of the two agents' radii ``(p,)``, px.
-        ids: Integers ``(p,)`` (the agents' slots) giving pairs on one spot distinct,
-            deterministic directions (:func:`~arcade_steering._vec.spread_directions`).
+        slots: Integers ``(n,)`` (the asking agents' slots) giving pairs on one spot
+            distinct, deterministic directions (:func:`~arcade_steering._vec.spread_directions`).
+        query: Each pair's asking agent ``(p,)``, an index into ``slots``.
     """
     # Touching is weight 1, unless the bodies are so large that half the reach is left.
     contact = np.minimum(radii, 0.5 * reach)
     weight = reach - distance
     weight /= np.maximum(reach - contact, 1e-9)
     np.maximum(weight, 0.0, out=weight)
+    if every(distance):  # nobody on top of a neighbour: the common case, and a cheaper one
+        scale = np.divide(weight, distance)
+        return scale_rows(offset, np.negative(scale, out=scale))
     apart = distance > 0.0
     scale = np.divide(weight, distance, out=np.zeros_like(weight), where=apart)
     push = scale_rows(offset, -scale)
-    if not every(apart):
-        on_top = np.flatnonzero(~apart)
-        push[on_top] = spread_directions(ids[on_top]) * weight[on_top, None]
+    on_top = np.flatnonzero(~apart)
+    push[on_top] = spread_directions(slots.take(query.take(on_top))) * weight[on_top, None]
     return push
 
 
@@ -180,7 +184,8 @@ class Separation(_GroupBehavior):
             pairs.distance,
             _per_pair(reach, query),
             ctx.radius.take(query) + ctx.world_radius(pairs.other),
-            ctx.slots.take(query),
+            ctx.slots,
+            query,
         )
         force = scale_rows(pairs.sum(push), ctx.max_speed / ctx.response_time)
         if ctx.debug is not None:

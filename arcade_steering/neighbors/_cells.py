@@ -32,10 +32,13 @@ class CellGrid:
     With ``labels`` (``(n,)`` int >= 0, all below ``groups``), each label has a grid of its
     own: cell keys of label ``g`` are offset by ``g * nx * ny``, so the cells around an agent in
     one label's grid hold only that label's agents.
+
+    The agents' ``positions`` ``(n, 2)`` come with their columns ``x`` and ``y`` (contiguous).
     """
 
     def __init__(
         self,
+        positions: np.ndarray,
         x: np.ndarray,
         y: np.ndarray,
         lower: np.ndarray,
@@ -59,8 +62,7 @@ class CellGrid:
         else:
             self.order = keys.argsort(kind="stable")
         self.sorted_keys = keys.take(self.order)
-        self.sorted_x = x.take(self.order)
-        self.sorted_y = y.take(self.order)
+        self.sorted_positions = positions.take(self.order, axis=0)
         # Where each agent is in sorted order.
         self.rank = np.empty_like(self.order)
         self.rank[self.order] = np.arange(len(self.order))

@@ -176,7 +176,7 @@ class NeighborIndex(RadiusIndex):
             limit = np.minimum(complete, sub_radius.take(now))
             start, counts, first = grid.ragged_ranges(scan, scan_reach)
             per_row = np.add.reduceat(counts, first[:-1])
-            asker, other, _, _, dist2 = self._scan(
+            asker, other, _, dist2 = self._scan(
                 grid, scan, limit * limit, start, counts, first, per_row, candidates, False
             )
             count = np.bincount(asker, minlength=len(now))

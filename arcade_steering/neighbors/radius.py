@@ -147,10 +147,10 @@ class RadiusIndex:
         for column in range(1, counts.shape[1]):
             per_row += counts[:, column]
         first = np.arange(0, counts.size + 1, counts.shape[1])
-        asker, other, dx, dy, dist2 = self._scan(
+        asker, other, offset, dist2 = self._scan(
             grid, rows, limit, start.ravel(), counts.ravel(), first, per_row, candidates
         )
-        return NeighborPairs(asker, other, stack_columns(dx, dy), np.sqrt(dist2), q)
+        return NeighborPairs(asker, other, offset, np.sqrt(dist2), q)
 
     def _all_pairs(
         self,
@@ -175,7 +175,7 @@ class RadiusIndex:
             keep &= candidates
         if labels is not None and asked is not None:
             keep &= labels == asked[:, None]
-        near = np.flatnonzero(keep)
+        near = keep.ravel().nonzero()[0]  # np.flatnonzero's Python layers cost as much again
         asker, other = np.divmod(near, len(self._x))
         offset = stack_columns(dx.ravel().take(near), dy.ravel().take(near))
         return NeighborPairs(asker, other, offset, np.sqrt(dist2.ravel().take(near)), q)
@@ -191,17 +191,20 @@ class RadiusIndex:
         per_row: np.ndarray,
         candidates: np.ndarray | None,
         offsets: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Pairs within ``limit`` (squared px) in the given slices: asker, other, dx, dy, dist2.
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs within ``limit`` (squared px) in the given slices: asker, other, offset, dist2.
 
-        Row ``i`` scans slices ``first[i]:first[i + 1]`` of ``start``/``counts``, ``per_row[i]``
-        agents in all. Without ``offsets``, dx and dy are empty.
+        Row ``i`` scans slices ``first[i]:first[i + 1]`` of ``start``/``counts`` (an odd number
+        of columns, its own in the middle), ``per_row[i]`` agents in all. Without
+        ``offsets``, offset is empty.
         """
         if candidates is not None:
             candidates = candidates.take(grid.order)  # in sorted order, as the slices are
-        ends = np.cumsum(per_row)
+        own = first[:-1] + first[1:]
+        own >>= 1
+        ends = per_row.cumsum()
         if not len(ends) or ends[-1] <= _BLOCK:
-            return self._block(grid, rows, limit, start, counts, per_row, candidates, offsets)
+            return self._block(grid, rows, limit, start, counts, own, per_row, candidates, offsets)
         # Rows go in blocks of about _BLOCK candidates: the temporaries of a block stay small
         # enough for the allocator to reuse, where one big batch page-faults (~1.5x slower).
         cuts = np.searchsorted(ends, np.arange(_BLOCK, ends[-1], _BLOCK), side="right")
@@ -215,6 +218,7 @@ class RadiusIndex:
                 limit if isinstance(limit, float) else limit[a:b],
                 start[c:d],
                 counts[c:d],
+                own[a:b] - c,
                 per_row[a:b],
                 candidates,
                 offsets,
@@ -230,35 +234,44 @@ class RadiusIndex:
         limit: float | np.ndarray,
         start: np.ndarray,
         counts: np.ndarray,
+        own: np.ndarray,
         per_row: np.ndarray,
         candidates: np.ndarray | None,
         offsets: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Pairs of one block of asking agents: asker, other, dx, dy, dist2.
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs of one block of asking agents: asker, other, offset, dist2.
 
-        ``candidates`` is in the grid's sorted order. Pairs come in the order of the slices.
+        ``own`` is each row's slice of its own cell's column. ``candidates`` is in the grid's
+        sorted order. Pairs come in the order of the slices.
         """
+        # Where each slice's agents begin among the candidates.
+        begin = counts.cumsum()
+        begin -= counts
         # Ragged arange: for each slice, start, start + 1, ..., start + count - 1, concatenated.
-        sorted_idx = np.repeat(start - (np.cumsum(counts) - counts), counts)
+        sorted_idx = (start - begin).repeat(counts)
         sorted_idx += np.arange(len(sorted_idx))
-        # 1-D columns, take(), repeat() and in-place arithmetic: 2-D fancy indexing is several
-        # times slower here.
-        dx = grid.sorted_x.take(sorted_idx)
-        dx -= np.repeat(self._x.take(rows), per_row)
-        dy = grid.sorted_y.take(sorted_idx)
-        dy -= np.repeat(self._y.take(rows), per_row)
-        dist2 = dx * dx
-        dist2 += dy * dy
-        keep = dist2 <= (limit if isinstance(limit, float) else np.repeat(limit, per_row))
-        keep &= sorted_idx != np.repeat(grid.rank.take(rows), per_row)  # not itself
+        # Rows of (x, y): one take() and one repeat() cost about what one of a column does.
+        offset = grid.sorted_positions.take(sorted_idx, axis=0)
+        offset -= self._positions.take(rows, axis=0).repeat(per_row, axis=0)
+        square = offset * offset
+        dist2 = square[:, 0] + square[:, 1]
+        keep = dist2 <= (limit if isinstance(limit, float) else limit.repeat(per_row))
+        # Not itself: an asking agent is in its own cell's slice, at its rank in sorted order
+        # (unless that slice is of another group's grid).
+        place = grid.rank.take(rows)
+        place -= start.take(own)
+        inside = place < counts.take(own)
+        inside &= place >= 0
+        place += begin.take(own)
+        keep[place.compress(inside)] = False
         if candidates is not None:
             keep &= candidates.take(sorted_idx)
-        near = np.flatnonzero(keep)
-        asker = np.repeat(np.arange(len(rows)), per_row).take(near)
+        near = keep.nonzero()[0]
+        asker = np.arange(len(rows)).repeat(per_row).take(near)
         other = grid.order.take(sorted_idx.take(near))
         if not offsets:
-            return asker, other, _EMPTY, _EMPTY, dist2.take(near)
-        return asker, other, dx.take(near), dy.take(near), dist2.take(near)
+            return asker, other, _EMPTY, dist2.take(near)
+        return asker, other, offset.take(near, axis=0), dist2.take(near)
 
     @staticmethod
     def _check_radius(radius: float | np.ndarray, q: int) -> tuple[float | np.ndarray, float]:
@@ -346,10 +359,12 @@ class RadiusIndex:
         unless ``labels`` (``groups`` of them) give each group a grid of its own."""
         size = float(max(size, self._min_cell))
         if labels is not None:
-            return CellGrid(self._x, self._y, self._lower, size, labels, groups)
+            return CellGrid(self._positions, self._x, self._y, self._lower, size, labels, groups)
         grid = self._grids.get(size)
         if grid is None:
-            grid = self._grids[size] = CellGrid(self._x, self._y, self._lower, size)
+            grid = self._grids[size] = CellGrid(
+                self._positions, self._x, self._y, self._lower, size
+            )
         return grid
 
 
