@@ -31,4 +31,4 @@ def some(mask: np.ndarray) -> bool:
 def finite(values: np.ndarray) -> np.ndarray:
     """``values`` with NaN and inf replaced by zero (``values`` itself when all are finite)."""
     ok = np.isfinite(values)
-    return values if _count_nonzero(ok) == ok.size else np.where(ok, values, 0.0)
+    return values if every(ok) else np.where(ok, values, 0.0)
