@@ -109,3 +109,43 @@ def test_a_radius_0_agent_on_a_wall_line_leaves_it(start, way) -> None:
     for _ in range(60):
         world.update(DT)
     assert abs(sprite.center_y) > 50.0, sprite.position
+
+
+def test_an_agent_wedged_by_its_push_slides_out_along_the_wall_it_touches() -> None:
+    # Spawned overlapping the upright wall and touching the slanted one, in a gap narrower
+    # than the agent that widens downwards: the push out of the upright wall goes into the
+    # slanted one, but sliding along it leads out, and the agent seeks downwards.
+    world = steer.SteeringWorld(seed=0)
+    world.add_wall((2.6, -142.2), (0.0, 19.4), thickness=4)
+    world.add_wall((44.4, -90.1), (18.7, 0.5), thickness=4)
+    sprite = StubSprite(7.2, 0.1)
+    world.attach(sprite, Toward((10.0, -300.0)), max_speed=150, max_force=1e4, radius=9.5)
+    places = [np.array(sprite.position)]
+    for _ in range(60):
+        world.update(DT)
+        places.append(np.array(sprite.position))
+    path = np.array(places)
+    # Never across either wall's core line: left of the slanted one, right of the upright one.
+    assert (path[:, 0] > 0.0).all()
+    along, off = np.array([18.7 - 44.4, 0.5 + 90.1]), path - [44.4, -90.1]
+    assert (along[0] * off[:, 1] - along[1] * off[:, 0] > 0.0).all()
+    assert sprite.center_y < -100.0, sprite.position  # out and on its way down
+    assert penetration(world, [sprite], np.array([9.5]))[0] <= 0.0
+
+
+def test_an_agent_pressed_into_a_door_narrower_than_it_never_sinks_deeper() -> None:
+    # From the maze soak: a door 2 px narrower than the agent, which overlaps one wall's end
+    # by a hair and presses on. Guarded moves that let it a hair deeper each time squeezed it
+    # 0.0003 px further into the door every step.
+    world = steer.SteeringWorld(seed=0)
+    world.add_wall((640, 160), (668.214, 160), thickness=2)
+    world.add_wall((693.415, 160), (800, 160), thickness=2)
+    sprite = StubSprite(680.8158, 154.6631)
+    world.attach(sprite, Toward((600, 250)), max_speed=40, max_force=1e4, radius=12.685)
+    radius = np.array([12.685])
+    before = penetration(world, [sprite], radius)[0]
+    assert before > 0.0  # it starts inside the right-hand wall's end
+    for _ in range(300):
+        world.update(DT)
+        assert penetration(world, [sprite], radius)[0] <= before + 1e-9
+    assert sprite.center_y < 160.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SKIN", "TOUCH", "as_complex", "without_inward"]
+__all__ = ["SKIN", "TOUCH", "as_complex", "slide", "without_inward"]
 
 #: Gap (px) left between an agent's circle and a surface it stopped at, so the next sweep
 #: starts outside rather than exactly on it.
@@ -28,3 +28,15 @@ def without_inward(vectors: np.ndarray, normal: np.ndarray) -> np.ndarray:
 def as_complex(points: np.ndarray) -> np.ndarray:
     """``(n, 2)`` float64 points as complex ``(n,)``: a view when C-contiguous."""
     return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
+
+
+def slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+    """``vectors`` (``(k,)`` or ``(m, k)``) along the surface of ``normal`` (their part into
+    it removed), or zero where that still goes into the surface met just ``before`` (complex
+    ``(k,)``, 0 or None for none): in 2-D, two surfaces meeting at a corner leave no way on,
+    and projecting onto each in turn would only zig-zag into the corner."""
+    along = without_inward(vectors, normal)
+    if before is not None:
+        into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
+        along[into_before] = 0.0
+    return along

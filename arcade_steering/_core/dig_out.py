@@ -2,9 +2,10 @@
 
 A shape appeared or grew over the agent, or the game put it there. Its motion, then pushes
 out of what it overlaps, are guarded moves: each goes no deeper into a shape the circle
-overlaps, touches no shape it does not and never crosses a wall's core line, so however the
-shapes around it disagree, the agent stays on its side of every wall. Where no clear place
-is near (an obstacle grown around it in a closed box, a wedge), it stays, overlapping.
+overlaps and touches no shape it does not, so it never crosses a wall's core line, and however
+the shapes around it disagree, the agent stays on its side of every wall. A move cut short
+slides on along what stopped it, as a clear circle's sweep does. Where no clear place is near
+(an obstacle grown around it in a closed box, a wedge), it stays, overlapping.
 """
 
 from __future__ import annotations
@@ -13,27 +14,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..geometry import KIND_WALL
-from ..geometry._frames import (
-    ON_CORE,
-    FramedPairs,
-    LocalFrames,
-    contacts,
-    depths,
-    frame_pairs,
-    overlaps,
-)
+from ..geometry._frames import ON_CORE, FramedPairs, LocalFrames, contacts, frame_pairs, overlaps
 from ..geometry._kernels import first_min
 from .casts import Caster
-from .contacts import SKIN, TOUCH, without_inward
+from .contacts import SKIN, TOUCH, slide, without_inward
 
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
 
 __all__ = ["DIG_REACH", "PUSHES", "dig_out"]
 
-#: Pushes out of overlaps per step for a circle that starts inside shapes (the first also
-#: makes its motion): one for a shape, two or three where several meet.
+#: Guarded moves per step for a circle that starts inside shapes: its motion with the push
+#: out from where it ends, then slides and pushes: one for a shape, two or three where several
+#: meet.
 PUSHES = 4
 #: How far (px) beyond its motion, radius and depth a buried circle is pushed in one step.
 DIG_REACH = 16.0
@@ -52,11 +45,13 @@ def dig_out(
     :data:`~.casts.Caster`, yielding the casts of each guarded move.
 
     Their motion with the push out from where it ends, then up to :data:`PUSHES` - 1 more
-    pushes out of what they overlap, are each a :func:`_guarded` move, all within their
-    motion, radius, depth and :data:`DIG_REACH` px of the start: one broad phase serves them
-    all, its pairs put in their shapes' frames once; one needing more goes on next step.
-    A circle whose push no longer moves it (wedged) stops. Velocities lose their part into
-    the surfaces pushing or met.
+    moves, are each a :func:`_guarded` move, all within their motion, radius, depth and
+    :data:`DIG_REACH` px of the start: one broad phase serves them all, its pairs put in their
+    shapes' frames once; one needing more goes on next step. A move cut short leaves the rest
+    of it to slide along what stopped it; one that got there pushes out of what the circle
+    still overlaps. A circle that goes nowhere against a shape it overlaps, or twice against
+    one it does not, is wedged and stops. Velocities lose their part into the surfaces pushing
+    or met.
     """
     radius, start = radius[rows], source[rows]
     motion = place[rows] - start
@@ -68,42 +63,58 @@ def dig_out(
     if len(found) == 0:  # nothing near: the motion is free, and no push is needed
         place[rows] = start + motion
         return
-    frames, kind = geometry.local_frames, geometry.kind
+    frames = geometry.local_frames
     # Framed for circles of radius 0: each pair's grown radius is its shape's own.
     every = frame_pairs(frames, found, shapes, 0.0)[0]
     where, velocity = start.copy(), speed[rows]
     # The first move: the motion and the push out from where it ends, as one.
     local, grow = every.local(start), radius[found]
-    depth = depths(every, local, grow)
+    depth, outward = overlaps(frames, every, local, grow)
     goal = start + motion
     after, normal = overlaps(frames, every, every.local(goal), grow)
     circles, move, out = _pushes(radius, found, after, normal)
     velocity[circles] = without_inward(velocity[circles], out)
     goal[circles] += move
     active, pairs, here, origin, reach = np.arange(len(rows)), every, start, start, room
+    blocked = np.zeros(len(rows), dtype=bool)  # the last move went nowhere
     for push in range(PUSHES):
         # Kept within the broad phase's reach of the start.
         away = goal - origin
         goal = origin + away * np.minimum(1.0, reach / np.maximum(np.abs(away), SKIN))
-        moved, met = yield from _guarded(frames, kind, here, goal, pairs, local, grow, depth)
+        moved, met, touched = yield from _guarded(
+            frames, here, goal, pairs, local, grow, depth, outward
+        )
         where[active] = moved
         velocity[active] = without_inward(velocity[active], met)
-        active = active[np.abs(moved - here) > SKIN]
-        if len(active) == 0 or push == PUSHES - 1:
+        # On: those that moved, and once those stopped at once by a shape they do not
+        # overlap, to slide along it; the others are wedged.
+        stuck = np.abs(moved - here) <= SKIN
+        go = (~stuck | (touched & ~blocked)).nonzero()[0]
+        if len(go) == 0 or push == PUSHES - 1:
             break
-        # The next push: out of what they overlap where they are.
+        rest = goal[go] - moved[go]  # zero where the move got there
+        active, met, blocked = active[go], met[go], stuck[go]
         pairs = _pairs_of(every, active, len(rows))[0]
         here, size = where[active], radius[active]
         local, grow = pairs.local(here), size[pairs.rows]
-        depth, normal = overlaps(frames, pairs, local, grow)
-        circles, move, out = _pushes(size, pairs.rows, depth, normal)
-        if len(circles) == 0:
+        depth, outward = overlaps(frames, pairs, local, grow)
+        circles, move, out = _pushes(size, pairs.rows, depth, outward)
+        velocity[active[circles]] = without_inward(velocity[active[circles]], out)
+        # The next move: the push out of what it still overlaps for one that got there; the
+        # rest of its move for one cut short, along what stopped it and no deeper into the
+        # shape it is deepest in (none where those two meet: a corner).
+        fresh = rest[circles] == 0.0
+        rest[circles[fresh]] = move[fresh]
+        deepest = np.zeros(len(active), dtype=complex)
+        deepest[circles] = out
+        rest = slide(without_inward(rest, met), deepest, met)
+        going = (np.abs(rest) > SKIN).nonzero()[0]
+        if len(going) == 0:
             break
-        pairs, chosen = _pairs_of(pairs, circles, len(active))
-        local, grow, depth = local[chosen], grow[chosen], depth[chosen]
-        active, here = active[circles], here[circles]
-        velocity[active] = without_inward(velocity[active], out)
-        goal, origin, reach = here + move, start[active], room[active]
+        pairs, chosen = _pairs_of(pairs, going, len(active))
+        local, grow, depth, outward = local[chosen], grow[chosen], depth[chosen], outward[chosen]
+        active, here, blocked = active[going], here[going], blocked[going]
+        goal, origin, reach = here + rest[going], start[active], room[active]
     place[rows], speed[rows] = where, velocity
 
 
@@ -119,22 +130,25 @@ def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> tuple[FramedPa
 
 def _guarded(
     frames: LocalFrames,
-    kind: np.ndarray,
     start: np.ndarray,
     target: np.ndarray,
     pairs: FramedPairs,
     local: np.ndarray,
     radius: np.ndarray,
     depth: np.ndarray,
-) -> Caster[tuple[np.ndarray, np.ndarray]]:
+    outward: np.ndarray,
+) -> Caster[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Move circles from ``start`` straight towards ``target`` (complex ``(k,)``), stopping a
-    hair before the first contact: with a shape they overlap, deeper than they are; with one
-    they do not, at all; with a wall whose core their centre is on or within ``SKIN`` of the
-    surface, its core line.
+    hair before the first contact with a shape they do not overlap, and at once where the
+    move goes deeper into one they do.
+
+    A circle's depth in a convex shape is concave along a straight move, so a move that does
+    not start inwards never gets deeper, nor takes the centre across a wall's core line: a
+    shape the circle overlaps needs no sweep, only the move's sign against its outward normal
+    at the start (none on the shape's core, where every way is out).
 
     Args:
         frames: The walls and obstacles.
-        kind: Each shape's kind (:data:`KIND_WALL` or not).
         start: Where the circles are, complex ``(k,)``.
         target: Where they go, complex ``(k,)``.
         pairs: The candidate pairs, rows ascending, holding every shape the moves can meet,
@@ -142,68 +156,43 @@ def _guarded(
         local: ``[p]`` ``pairs.local(start)``.
         radius: ``[p]`` the radius of each pair's circle.
         depth: ``[p]`` how deep each circle overlaps each shape at ``start`` (< 0: clear).
+        outward: ``[p]`` the outward normal of each shape at ``start``, complex.
 
     Returns:
-        ``(position, normal)``, from the end of this :data:`~.casts.Caster`: where each
-        circle stopped and the outward normal it met there (zero where it reached
-        ``target``), complex ``(k,)``.
+        ``(position, normal, touched)``, from the end of this :data:`~.casts.Caster`, each
+        ``(k,)``: where each circle stopped, the outward normal it met there (complex, zero
+        where it reached ``target``), and whether that was a shape it does not overlap.
     """
     move = target - start
     position, normal = target.copy(), np.zeros(len(start), dtype=complex)
-    rows, shapes = pairs.rows, pairs.shapes
-    way = move[rows] * pairs.turn  # each pair's move in its shape's frame
-    # Each pair swept with the circle shrunk to just clear that shape now.
-    grow = np.where(depth >= 0.0, radius - depth - SKIN, radius)
-    swept = (grow >= 0.0).nonzero()[0]
-    held = swept[:0]  # walls whose core line holds a circle whose centre is in them
-    if len(swept) == len(rows):  # the usual case: no centre inside a shape
-        ray = yield local, way, pairs.length, pairs.grown + grow
-    else:
-        ray = np.full(len(rows), np.inf)
-        if len(swept):
-            grown = pairs.grown[swept]
-            grown += grow[swept]
-            ray[swept] = yield local[swept], way[swept], pairs.length[swept], grown
-        held = ((grow < 0.0) & (kind[shapes] == KIND_WALL)).nonzero()[0]
-    key = np.maximum(ray, 0.0)
-    if len(held):
-        met = np.zeros(len(rows), dtype=complex)
-        key[held], met[held] = _core_crossings(
-            local[held], way[held], pairs.length[held], pairs.turn[held]
-        )
+    touched = np.zeros(len(start), dtype=bool)
+    rows = pairs.rows
+    way = move[rows]
+    clear = depth < 0.0
+    inward = (way * outward.conj()).real < -1e-12 * np.abs(way)
+    inward &= depth < pairs.grown + radius - ON_CORE  # on the core, every way is out
+    key = np.where(inward & ~clear, 0.0, np.inf)
+    swept = clear.nonzero()[0]
+    if len(swept):
+        grown = pairs.grown[swept]
+        grown += radius[swept]
+        key[swept] = yield local[swept], way[swept] * pairs.turn[swept], pairs.length[swept], grown
+        np.maximum(key, 0.0, out=key)  # a swept start inside by a rounding: stopped at once
     stopped, pair, alpha = first_min(rows, key)
     if len(stopped) == 0:
-        return position, normal
+        return position, normal, touched
     moving, begin = move[stopped], start[stopped]
     span = np.abs(moving)
     back = np.maximum(alpha - SKIN / np.where(span > 0.0, span, 1.0), 0.0)
     position[stopped] = begin + back * moving
-    if len(held) == 0:  # every shape met was swept: the normals at the contacts
-        normal[stopped] = contacts(frames, shapes[pair], begin, moving, ray[pair])[2]
-        return position, normal
-    hit = (ray[pair] < np.inf).nonzero()[0]  # the swept shapes met
-    both = pair[hit]
-    met[both] = contacts(frames, shapes[both], begin[hit], moving[hit], ray[both])[2]
-    normal[stopped] = met[pair]
-    return position, normal
-
-
-def _core_crossings(
-    local: np.ndarray, step: np.ndarray, length: np.ndarray, turn: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Where moves cross their walls' core lines: ``(alpha, normal)``, alpha inf where they
-    do not, the normal towards the side the start is on. The moves' starts ``local`` and
-    vectors ``step`` are complex ``(k,)`` in the walls' frames (cores of ``length`` along the
-    positive x axis, rotated into by ``turn``). Ending on the line counts as crossing;
-    starting on it does not (either side is the start's side)."""
-    off = local.imag.copy()
-    off[np.abs(off) <= ON_CORE] = 0.0  # on the line, give or take the rounding of the turn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = -off / step.imag
-        along = local.real + alpha * step.real
-    crosses = (off != 0.0) & (off * (off + step.imag) <= 0.0) & (along >= 0.0) & (along <= length)
-    normal = np.where(off > 0.0, 1j, -1j) * turn.conj()
-    return np.where(crosses, alpha, np.inf), normal
+    found = outward[pair]  # a shape overlapped: its normal at the start
+    hit = clear[pair].nonzero()[0]  # a shape swept: the normal at the contact
+    if len(hit):
+        met = pair[hit]
+        found[hit] = contacts(frames, pairs.shapes[met], begin[hit], moving[hit], key[met])[2]
+        touched[stopped[hit]] = True
+    normal[stopped] = found
+    return position, normal, touched
 
 
 def _pushes(

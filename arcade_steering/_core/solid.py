@@ -34,7 +34,7 @@ from ..geometry._frames import (
 )
 from ..geometry._kernels import first_min
 from .casts import Caster, cast_together
-from .contacts import SKIN, as_complex, without_inward
+from .contacts import SKIN, as_complex, slide
 from .dig_out import dig_out
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _sweep(
         both = np.empty((2, len(circles)), dtype=complex)
         both[0] = speed[circles]
         np.subtract(place[circles], contact, out=both[1])
-        speed[circles], rest = _slide(both, normal, prior)
+        speed[circles], rest = slide(both, normal, prior)
         place[circles] = contact
         if sweep == SWEEPS - 1:
             return  # still blocked after every sweep: they stay at their last contact
@@ -175,15 +175,3 @@ def _sweep(
         before[circles] = normal[going]
         move = place - start
         pairs, local = pairs.take(others), None
-
-
-def _slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-    """``vectors`` (``(k,)`` or ``(m, k)``) along the surface of ``normal`` (their part into
-    it removed), or zero where that still goes into the surface met just ``before`` (complex
-    ``(k,)``, 0 or None for none): in 2-D, two surfaces meeting at a corner leave no way on,
-    and projecting onto each in turn would only zig-zag into the corner."""
-    along = without_inward(vectors, normal)
-    if before is not None:
-        into_before = (along * before.conj()).real < -1e-12 * np.abs(along)
-        along[into_before] = 0.0
-    return along

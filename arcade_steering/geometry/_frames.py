@@ -21,7 +21,6 @@ __all__ = [
     "contact_casts",
     "contacts",
     "core_offsets",
-    "depths",
     "first_contacts",
     "frame_pairs",
     "nearest_contacts",
@@ -257,12 +256,6 @@ def cast_fans(
     return alpha, normal, shape
 
 
-def depths(pairs: FramedPairs, local: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """How deep circles overlap given candidate shapes: :func:`overlaps` without the
-    normals, ``[p]`` px (negative: the gap)."""
-    return _depths(pairs, local, radius)[0]
-
-
 def overlaps(
     frames: LocalFrames, pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -284,7 +277,10 @@ def overlaps(
         unit gradient of the shape's distance at the centre, complex (on a core, pymunk's
         choice: a segment's right normal, +y for a circle).
     """
-    depth, offset, distance = _depths(pairs, local, radius)
+    offset = core_offsets(local, pairs.length)
+    distance = np.abs(offset)
+    depth = pairs.grown - distance
+    depth += radius
     on_core = distance <= ON_CORE
     distance[on_core] = 1.0
     normal = offset / distance * pairs.turn.conj()
@@ -293,17 +289,6 @@ def overlaps(
         j = pairs.shapes[at]
         normal[at] = frames.cols[_k.GX][j] + 1j * frames.cols[_k.GY][j]
     return depth, normal
-
-
-def _depths(
-    pairs: FramedPairs, local: np.ndarray, radius: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each pair's depth, the offset of its centre from the core and that offset's length."""
-    offset = core_offsets(local, pairs.length)
-    distance = np.abs(offset)
-    depth = pairs.grown - distance
-    depth += radius
-    return depth, offset, distance
 
 
 def as_complex(points: np.ndarray) -> np.ndarray:
