@@ -115,6 +115,39 @@ def test_keep_out_leaves_free_motion_and_empty_input_alone() -> None:
     np.testing.assert_array_equal(keep_out(nothing, start, end, end, np.ones(1))[0], end)
 
 
+def shape_depths(geometry: StaticGeometry, points: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """How deep circles at ``points`` are in each shape, ``(n, m)`` px, measured by pymunk."""
+    distance = [[shape.point_query(tuple(p)).distance for shape in geometry.shapes] for p in points]
+    return radius[:, None] - np.array(distance)
+
+
+def test_buried_circles_go_no_deeper_into_what_they_overlap_and_touch_nothing_new() -> None:
+    # Random walls (0-6 px thick) and obstacles, circles dropped anywhere, many buried. Each
+    # shape's depth is measured by pymunk, not by the solid step's own kernels.
+    rng = np.random.default_rng(7)
+    buried = 0
+    for _ in range(30):
+        space = pymunk.Space()
+        for _ in range(rng.integers(2, 8)):
+            a = rng.uniform(0, 100, 2)
+            b = a + rng.normal(0, 40, 2)
+            add_wall(space, tuple(a), tuple(b), thickness=float(rng.choice([0.0, 2.0, 6.0])))
+        for _ in range(rng.integers(0, 5)):
+            add_obstacle(space, tuple(rng.uniform(0, 100, 2)), float(rng.uniform(3, 25)))
+        geometry = StaticGeometry(space)
+        start = rng.uniform(-10, 110, (100, 2))
+        radius = rng.uniform(0, 15, 100)
+        end = start + rng.normal(0, 6, (100, 2))
+        position = keep_out(geometry, start, end, (end - start) * 60, radius)[0]
+        before = shape_depths(geometry, start, radius)
+        after = shape_depths(geometry, position, radius)
+        inside = before >= 0.0
+        buried += int(inside.any(axis=1).sum())
+        assert (after[inside] <= before[inside] + 1e-7).all()
+        assert (after[~inside] <= 1e-7).all()
+    assert buried > 1000
+
+
 @pytest.mark.parametrize("radius", [0.0, 4.0])
 def test_keep_out_is_finite_on_cores_ends_and_centres(radius: float) -> None:
     geo = geometry_of(
