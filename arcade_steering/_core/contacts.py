@@ -1,4 +1,4 @@
-"""What the solid step's parts share: the contact skin, complex vectors.
+"""What the solid step's parts share: the contact skin, complex vectors, the slide.
 
 2-D vectors are complex numbers ``x + iy`` here: one numpy call per vector operation, since
 at these sizes the count of calls, not the rows, sets the cost.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SKIN", "TOUCH", "as_complex", "slide", "without_inward"]
+__all__ = ["SKIN", "TOUCH", "slide", "without_inward"]
 
 #: Gap (px) left between an agent's circle and a surface it stopped at, so the next sweep
 #: starts outside rather than exactly on it.
@@ -23,11 +23,6 @@ def without_inward(vectors: np.ndarray, normal: np.ndarray) -> np.ndarray:
     into = (vectors * normal.conj()).real
     np.minimum(into, 0.0, out=into)
     return vectors - normal * into
-
-
-def as_complex(points: np.ndarray) -> np.ndarray:
-    """``(n, 2)`` float64 points as complex ``(n,)``: a view when C-contiguous."""
-    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
 
 
 def slide(vectors: np.ndarray, normal: np.ndarray, before: np.ndarray | None) -> np.ndarray:

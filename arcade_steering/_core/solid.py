@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._util.masks import some
+from .._util.vec import as_complex
 from ..geometry._frames import (
     FramedPairs,
     LocalFrames,
@@ -34,7 +35,7 @@ from ..geometry._frames import (
 )
 from ..geometry._kernels import first_min
 from .casts import Caster, cast_together
-from .contacts import SKIN, as_complex, slide
+from .contacts import SKIN, slide
 from .dig_out import dig_out
 
 if TYPE_CHECKING:

@@ -18,9 +18,10 @@ from typing import Literal
 
 import numpy as np
 
+from .._util.vec import as_complex
 from . import _kernels as _k
 from ._broad_phase import BroadPhase, as_column
-from ._frames import LocalFrames, as_complex, cast_fans, first_contacts, frame_pairs, overlaps
+from ._frames import LocalFrames, cast_fans, first_contacts, frame_pairs, overlaps
 from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
 __all__ = ["CapsuleQueries", "Kinds"]

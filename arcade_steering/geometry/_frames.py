@@ -289,8 +289,3 @@ def overlaps(
         j = pairs.shapes[at]
         normal[at] = frames.cols[_k.GX][j] + 1j * frames.cols[_k.GY][j]
     return depth, normal
-
-
-def as_complex(points: np.ndarray) -> np.ndarray:
-    """``[n, 2]`` float points as ``[n]`` complex numbers ``x + iy`` (a view when possible)."""
-    return np.ascontiguousarray(points, dtype=float).view(np.complex128)[:, 0]
