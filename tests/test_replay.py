@@ -177,6 +177,23 @@ def test_bad_recordings_are_refused_naming_the_argument(args, kwargs, error, mes
             r"replay.frames\[0\].moves\['p'\] must be \[x, y\]",
         ),
         ({"version": 1, "frames": [], "end": 5}, "replay.end must be a digest"),
+        # Valid JSON, too large for a float: the field is named, not an OverflowError.
+        (
+            {
+                "version": 1,
+                "frames": [{"delta_time": 10**400, "inputs": [], "moves": {}, "digest": ""}],
+            },
+            r"replay.frames\[0\].delta_time must be a finite number >= 0",
+        ),
+        (
+            {
+                "version": 1,
+                "frames": [
+                    {"delta_time": 0.1, "inputs": [], "moves": {"p": [0, -(10**400)]}, "digest": ""}
+                ],
+            },
+            r"replay.frames\[0\].moves\['p'\] must be \[x, y\], finite",
+        ),
     ],
 )
 def test_malformed_replays_are_refused_naming_the_field(data, message) -> None:

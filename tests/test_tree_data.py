@@ -294,6 +294,21 @@ MALFORMED = [
         r"^tree.among: resolve= gives nothing named 'squad'",
     ),
     ({**SEEK, "target": [[[[[[[[0]]]]]]]]}, r"^tree.target"),
+    # Whole numbers too large for a float are valid JSON (json.loads reads 10**400).
+    ({**SEEK, "target": [10**400, 0]}, r"^tree.target is too large: a whole number of 401"),
+    (
+        {"version": 1, "type": "Arrive", "target": [0, 0], "slowing_radius": -(10**400)},
+        r"^tree.slowing_radius is too large",
+    ),
+    (
+        {"version": 1, "type": "WeightedBlend", "weights": [10**400], "children": [CHILD]},
+        r"^tree.weighted\[0\] weight is too large",
+    ),
+    ({"version": 1, "type": "AvoidAgents", "max_neighbors": 10**400}, r"^tree.max_neighbors"),
+    (
+        {"version": 1, "type": "AvoidAgents", "max_neighbors": 1e19},
+        r"^tree.max_neighbors must be <= 1000000, got 1e\+19",
+    ),
 ]
 
 

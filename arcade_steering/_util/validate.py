@@ -24,10 +24,26 @@ def check_real(name: str, value: Any) -> float:
         isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer))
     ):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # a whole number beyond any float (valid JSON: 10**400)
+        digits = _digits(value)
+        raise ValueError(f"{name} is too large: a whole number of {digits} digits") from None
     if not math.isfinite(result):
         raise ValueError(f"{name} must be finite, got {result}")
     return result
+
+
+def finite_float(value: Any) -> float | None:
+    """``value`` as a float if it is a finite number (not a bool) that a float can hold, else
+    None: for numbers read from files, where a whole number of 400 digits is valid JSON."""
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def check_positive(name: str, value: Any) -> float:
@@ -147,6 +163,12 @@ def check_array(
     if not finite.all() and not (allow_inf and not np.isnan(array).any()):
         raise ValueError(f"{name} must be finite (no NaN{'' if allow_inf else ' or inf'})")
     return array
+
+
+def _digits(value: Any) -> int:
+    """The decimal digits of a whole number, without building its text (quadratic for huge
+    numbers on Python 3.10)."""
+    return int(abs(int(value)).bit_length() * math.log10(2)) + 1
 
 
 def _is_number(value: Any) -> bool:
