@@ -10,18 +10,18 @@ for every pair; only the pairs inside it cast a ray, over the static geometry's
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
-from .._util.validate import check_array, check_bool, check_point, check_real
+from .._util.validate import check_array, check_bool, check_point, check_position, check_real
 from .._util.vec import as_complex, lengths
 from ..geometry import StaticGeometry
 from ..geometry._capsules import Kinds
 from .agents import AgentTable
 from .arrays import AgentArrays
-from .motion import read_position
 
 __all__ = ["can_see", "facing", "in_sight", "in_view", "occlude"]
 
@@ -192,8 +192,10 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     (not in a sequence); and each one's sprite (an agent's own; None for a point), or None
     for an array of points."""
     if hasattr(value, "position"):
-        return _places(name, [value])[0], True, [_sprite_of(value)]
-    if isinstance(value, np.ndarray) or _is_pair(value):
+        return np.array([check_position(name, value)]), True, [_sprite_of(value)]
+    if isinstance(value, np.ndarray) or _is_point(value):
+        if not isinstance(value, np.ndarray):
+            return np.array([check_point(name, value)]), True, None
         points = check_array(name, value)
         if points.shape == (2,):
             return points.reshape(1, 2), True, None
@@ -206,12 +208,14 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
             f"got {type(value).__name__}"
         )
     items = list(value)
-    points = check_array(
-        name,
+    points = np.array(
         [
-            read_position(item) if hasattr(item, "position") else check_point(name, item)
-            for item in items
+            check_position(f"{name}[{index}]", item)
+            if hasattr(item, "position")
+            else check_point(f"{name}[{index}]", item)
+            for index, item in enumerate(items)
         ],
+        dtype=float,
     ).reshape(-1, 2)
     return (
         points,
@@ -220,14 +224,13 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     )
 
 
-def _is_pair(value: Any) -> bool:
-    """Whether ``value`` is one ``(x, y)`` pair of numbers, not a sequence of things."""
+def _is_point(value: Any) -> bool:
+    """Whether ``value`` is meant as one point: a tuple or list of numbers (of any length, so
+    that ``(1, 2, 3)`` is refused as a point of 3 coordinates, not read as three targets)."""
     return (
         isinstance(value, (tuple, list))
-        and len(value) == 2
-        and not any(
-            isinstance(item, (Sequence, np.ndarray)) or hasattr(item, "position") for item in value
-        )
+        and len(value) > 0
+        and all(isinstance(item, (Real, np.number)) for item in value)
     )
 
 

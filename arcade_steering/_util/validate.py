@@ -101,6 +101,12 @@ def check_point(name: str, value: Any) -> tuple[float, float]:
     return x, y
 
 
+def check_position(name: str, sprite: Any) -> tuple[float, float]:
+    """Return a sprite-like's ``position`` as a finite ``(x, y)`` tuple, or raise naming
+    ``name.position`` (None, one or three coordinates, a dict, strings)."""
+    return check_point(f"{name}.position", sprite.position)
+
+
 def check_points(name: str, value: Any, minimum: int = 0) -> np.ndarray:
     """Return ``value`` as a finite float array of shape ``(k, 2)``, or raise naming ``name``."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
