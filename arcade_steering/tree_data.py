@@ -11,6 +11,7 @@ A tree is written as nested dictionaries, one per component: its class name unde
          "tolerance": 2.0}]}
 
 Numbers, strings, booleans and None are written as they are, points as ``[x, y]``, a
+:class:`~arcade_steering.Containment`'s region by its vertices, a
 :class:`~arcade_steering.Path` by its points (``{"path": {"points": ..., "radius": ...}}``).
 Everything else the game owns (sprites, groups, callables, flow fields) is written by name,
 ``{"ref": "leader"}``: the game names those objects when writing (``names=``) and gives them
@@ -29,7 +30,7 @@ from ._core.component import SteeringComponent
 from ._core.params import REQUIRED, TargetParam
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
-from .behaviors.containment import Containment
+from .behaviors.containment import Containment, Region
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -222,6 +223,8 @@ def _write_value(value: Any, where: str, name_of: Callable[[Any], Any]) -> Any:
         if not np.all(value.radii == value.radius):
             path["radii"] = value.radii.tolist()
         return {"path": path}
+    if isinstance(value, Region):  # read back from its vertices, as a region may be given
+        return value.points.tolist()
     numbers = _numbers(value)
     if numbers is not None:
         return numbers

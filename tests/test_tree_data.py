@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import arcade
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -114,6 +115,19 @@ def test_parameters_away_from_their_defaults_round_trip(variant: str) -> None:
         return steer.from_dict(written["data"], resolve=resolve)
 
     assert np.array_equal(_run(original), _run(loaded))
+
+
+@pytest.mark.parametrize(
+    "region",
+    [arcade.LRBT(-120.0, 140.0, -90.0, 110.0), [(-120, -90), (140, -90), (40, 40), (-100, 110)]],
+    ids=["rect", "vertices"],
+)
+def test_a_containment_given_a_rect_or_vertices_round_trips_unnamed(region: Any) -> None:
+    tree = steer.PriorityBlend(steer.Containment(region), steer.Wander())
+    text = json.dumps(steer.to_dict(tree))
+    assert json.loads(text)["children"][0]["region"][1][0] == 140.0  # vertices, by value
+    again = steer.from_dict(json.loads(text))
+    assert np.array_equal(_run(lambda leader: tree), _run(lambda leader: again))
 
 
 def test_the_written_tree_reads_as_a_level_designer_would_write_it() -> None:
