@@ -159,6 +159,26 @@ def test_bad_recordings_are_refused_naming_the_argument(args, kwargs, error, mes
     assert len(replay) == 0
 
 
+def test_frames_of_huge_delta_times_replay_in_bounded_time() -> None:
+    def game() -> tuple[steer.SteeringWorld, list[StubSprite]]:
+        world = steer.SteeringWorld(seed=2)
+        sprites = [StubSprite(30.0 * i, 0.0) for i in range(3)]
+        for sprite in sprites:
+            world.attach(sprite, steer.Wander())
+        return world, sprites
+
+    world, sprites = game()
+    replay = steer.Replay()
+    for delta_time in (1e9, 1e308, 1 / 60):  # each at most max_substeps steps
+        replay.record(world, delta_time)
+        world.update(delta_time)
+    replay.finish(world)
+    world, played = game()
+    for frame in steer.Replay.from_dict(json.loads(json.dumps(replay.to_dict()))).play(world):
+        world.update(frame.delta_time)
+    assert [s.position for s in played] == [s.position for s in sprites]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

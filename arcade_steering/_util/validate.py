@@ -81,6 +81,16 @@ def check_seed(name: str, value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def check_count(name: str, value: Any) -> int:
+    """Return ``value`` if it is a whole number >= 1 (an int, not a bool), or raise naming
+    ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number (an int), got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}")
+    return int(value)
+
+
 def check_bool(name: str, value: Any) -> bool:
     """Return ``value`` if it is a bool, or raise ``TypeError`` naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):
