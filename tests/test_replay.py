@@ -159,6 +159,50 @@ def test_bad_recordings_are_refused_naming_the_argument(args, kwargs, error, mes
     assert len(replay) == 0
 
 
+def _guards() -> tuple[steer.SteeringWorld, list[steer.SteeringAgent]]:
+    """Guards that patrol and sweep their looks within turn limits: where they look changes
+    nothing of where they go, so only the digest can tell."""
+    world = steer.SteeringWorld(seed=9)
+    agents = []
+    for i in range(3):
+        tree = steer.WeightedBlend((steer.Wander(), 1.0), (steer.Scan(half_angle=60), 1.0))
+        agent = world.attach(
+            StubSprite(40.0 * i, 0.0),
+            tree,
+            max_speed=60,
+            max_turn_rate=90,
+            max_angular_acceleration=360,
+        )
+        agents.append(agent)
+    return world, agents
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda agent: setattr(agent, "look", (-agent.look[0], -agent.look[1])),
+        lambda agent: setattr(agent, "max_turn_rate", 45.0),
+        lambda agent: setattr(agent, "max_angular_acceleration", 100.0),
+    ],
+    ids=["look", "max_turn_rate", "max_angular_acceleration"],
+)
+def test_a_playback_looking_elsewhere_is_caught_at_the_first_frame_it_differs(change) -> None:
+    world, guards = _guards()
+    replay = steer.Replay()
+    for _ in range(60):
+        replay.record(world, 1 / 60)
+        world.update(1 / 60)
+    replay.finish(world)
+    assert len(world) == len(guards) == 3
+
+    world, agents = _guards()
+    with pytest.raises(steer.ReplayMismatchError, match=r"^frame 21: "):
+        for index, frame in enumerate(replay.play(world)):
+            world.update(frame.delta_time)
+            if index == 20:
+                change(agents[1])
+
+
 def test_frames_of_huge_delta_times_replay_in_bounded_time() -> None:
     def game() -> tuple[steer.SteeringWorld, list[StubSprite]]:
         world = steer.SteeringWorld(seed=2)

@@ -15,16 +15,20 @@ import numpy as np
 
 from .state import StateStore
 
-__all__ = ["AgentArrays", "SavedArrays"]
+__all__ = ["DIGESTED", "AgentArrays", "SavedArrays"]
 
 #: Rows the columns start with.
 INITIAL_CAPACITY = 64
 
 
-def column(shape: tuple[int, ...] = (), dtype: type = float, fill: Any = 0.0) -> Any:
+def column(
+    shape: tuple[int, ...] = (), dtype: type = float, fill: Any = 0.0, *, digested: bool = True
+) -> Any:
     """Declare a column of :class:`AgentArrays`: ``(capacity, *shape)`` of ``dtype``, free
-    rows holding ``fill``."""
-    return field(init=False, repr=False, metadata={"shape": shape, "dtype": dtype, "fill": fill})
+    rows holding ``fill``; ``digested=False`` for a column of numbers that is bookkeeping, not
+    part of what a world's future depends on (replays' digests leave it out)."""
+    metadata = {"shape": shape, "dtype": dtype, "fill": fill, "digested": digested}
+    return field(init=False, repr=False, metadata=metadata)
 
 
 @dataclass(eq=False)
@@ -89,7 +93,7 @@ class AgentArrays:
     shape_key: np.ndarray = column(dtype=object, fill=None)
     #: A number given to each attach, never reused (-1 for a free slot): an agent view
     #: remembers its agent's, and sees it is stale once the slot holds another (or none).
-    generation: np.ndarray = column(dtype=np.int64, fill=-1)
+    generation: np.ndarray = column(dtype=np.int64, fill=-1, digested=False)
     #: Per-agent component state, by state key.
     state: StateStore = field(init=False, repr=False)
 
@@ -181,3 +185,5 @@ class SavedArrays:
 _COLUMNS = tuple(each for each in fields(AgentArrays) if "shape" in each.metadata)
 #: The columns of numbers (the others hold objects: sprites, views, trees, keys).
 _NUMBERS = tuple(each for each in _COLUMNS if each.metadata["dtype"] is not object)
+#: The columns of numbers a world's future depends on, by name: what a digest covers.
+DIGESTED = tuple(each.name for each in _NUMBERS if each.metadata["digested"])

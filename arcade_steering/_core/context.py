@@ -322,7 +322,9 @@ class SteeringContext:
     def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
         """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).
 
-        A new agent (or one whose behaviour changed) starts with ``fill``.
+        A new agent (or one whose behaviour changed) starts with ``fill``. A name ending in
+        ``_id`` holds identities (``float(id(obj))``), meaningful in this process only:
+        replays' digests leave it out.
         """
         store = self._step.arrays.state.array(self._state_key(name), fill, shape)
         slots = self._frame.slots

@@ -12,23 +12,12 @@ import pymunk
 
 from ..geometry import StaticGeometry
 from .agents import AgentTable, SavedTable
+from .arrays import DIGESTED
 from .motion import MotionTracker
+from .state import digest_state
 from .sync import SpriteSync
 
 __all__ = ["WorldSnapshot", "load_world", "restore_shapes", "save_world"]
-
-#: The columns a digest covers: the motion of every agent and what limits it.
-DIGESTED = (
-    "position",
-    "velocity",
-    "heading",
-    "force",
-    "max_speed",
-    "max_force",
-    "mass",
-    "radius",
-    "response_time",
-)
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,13 +37,18 @@ class WorldSnapshot:
     world_id: int
 
     def digest(self) -> str:
-        """A short hash of the agents' motion (in attach order), the random generator and the
-        number of walls and obstacles: equal for worlds in the same state, in any process.
-        Replays compare them."""
-        slots = list(self.agents.order)
+        """A short hash of what the world's future depends on: every agent's columns of
+        numbers (in attach order: motion, limits, where it looks and how fast it turns), its
+        components' per-agent state, the random generator, the velocity estimates of moving
+        targets and the number of walls and obstacles. Equal for worlds in the same state, in
+        any process; replays compare them."""
+        slots = np.fromiter(self.agents.order, dtype=np.intp, count=len(self.agents.order))
         hasher = hashlib.blake2b(digest_size=16)
         for name in DIGESTED:
             hasher.update(self.agents.arrays.columns[name][slots].tobytes())
+        digest_state(hasher, self.agents.arrays.state, slots)
+        for _, position, velocity, unasked in self.tracker.values():
+            hasher.update(repr((position, velocity.tolist(), unasked)).encode())
         hasher.update(repr((self.rng, len(self.shapes))).encode())
         return hasher.hexdigest()
 

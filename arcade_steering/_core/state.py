@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import numpy as np
 
-__all__ = ["StateStore"]
+__all__ = ["StateStore", "digest_state"]
 
 
 class StateStore:
@@ -51,3 +52,20 @@ class StateStore:
                 grown[: len(array)] = array
                 self._arrays[key] = grown
         self.capacity = capacity
+
+
+#: A state whose name ends so holds identities (``float(id(path))``), which mean something in
+#: this process only: digests leave it out (keys are tuples ending with the state's name).
+IDENTITY_SUFFIX = "_id"
+
+
+def digest_state(hasher: Any, snapshot: Any, slots: np.ndarray) -> None:
+    """Feed ``hasher`` (a ``hashlib`` hash) a :meth:`StateStore.snapshot`'s state of the
+    agents in ``slots``, in that order, key by key (sorted, so equal in any process), but for
+    identities."""
+    arrays, _ = snapshot
+    for key in sorted(arrays, key=repr):
+        if isinstance(key, tuple) and str(key[-1]).endswith(IDENTITY_SUFFIX):
+            continue
+        hasher.update(repr(key).encode())
+        hasher.update(arrays[key][slots].tobytes())

@@ -108,7 +108,7 @@ class FollowPath(SteeringComponent):
         # A new agent, or one whose component now holds another path, starts afresh.
         progress = ctx.state("progress")
         key = pack.per_row(pack.keys, which)
-        progress[ctx.state("path") != key] = np.nan
+        progress[ctx.state("path_id") != key] = np.nan
         fresh = np.isnan(progress)
         direction = sense = params.direction
         at_end = self.at_end
@@ -142,7 +142,7 @@ class FollowPath(SteeringComponent):
         ctx.set_state("progress", new.progress)
         ctx.set_state("normal", step.normal)
         if some(fresh):  # the others' paths are stored already
-            ctx.set_state("path", np.full(len(ctx), key))
+            ctx.set_state("path_id", np.full(len(ctx), key))
         if at_end == "reverse":
             ctx.set_state("sense", new.sense)
         if pack.any_open:
