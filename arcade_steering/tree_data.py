@@ -28,6 +28,7 @@ import numpy as np
 
 from ._core.component import SteeringComponent
 from ._core.params import REQUIRED, TargetParam
+from ._util.validate import check_count
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.containment import Containment, Region
@@ -44,12 +45,18 @@ from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
 from .path import Path
 
-__all__ = ["FORMAT_VERSION", "TreeDataError", "from_dict", "to_dict"]
+__all__ = ["FORMAT_VERSION", "MAX_NODES", "TreeDataError", "from_dict", "to_dict"]
 
 #: The version of the format :func:`to_dict` writes and :func:`from_dict` reads.
 FORMAT_VERSION = 1
 #: Components nested deeper than this are refused (a tree read from a file may be hostile).
 MAX_DEPTH = 64
+#: The most components :func:`from_dict` builds into one tree by default, a dictionary used
+#: twice (a YAML anchor) counted twice: an update steers every component of every tree, so
+#: this bounds what one agent's tree from a file costs an update.
+MAX_NODES = 128
+#: The most values (numbers, strings, list items) :func:`from_dict` reads in one tree.
+MAX_VALUES = 100_000
 
 #: The built-in components, by the name written under ``"type"``.
 BUILT_IN: dict[str, type[SteeringComponent]] = {
@@ -128,6 +135,7 @@ def from_dict(
     *,
     resolve: Resolver | None = None,
     components: Iterable[type[SteeringComponent]] = (),
+    max_nodes: int = MAX_NODES,
 ) -> SteeringComponent:
     """Build a behaviour tree from what :func:`to_dict` wrote (or ``json.loads`` read).
 
@@ -137,16 +145,22 @@ def from_dict(
             ``name -> object``.
         components: Your own component classes, read by their class name (besides the
             built-in ones, which they may replace).
+        max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default); a
+            dictionary that appears twice (a YAML anchor) counts twice. Reading stops at the
+            first one over.
 
     Returns:
         A new tree; nothing is shared with ``data``.
 
     Raises:
         TreeDataError: The data is malformed: not a dictionary, another version, an
-            unknown type or field, a missing or bad value, an unknown name; the message
-            names the field. Nothing is built.
+            unknown type or field, a missing or bad value, an unknown name, more than
+            ``max_nodes`` components or :data:`MAX_VALUES` values; the message names the
+            field. Nothing is built.
         TypeError: ``resolve`` or ``components`` has the wrong type.
+        ValueError: ``max_nodes`` is not a whole number >= 1.
     """
+    max_nodes = check_count("max_nodes", max_nodes)
     types = dict(BUILT_IN)
     for cls in components:
         if not (isinstance(cls, type) and issubclass(cls, SteeringComponent)):
@@ -158,7 +172,7 @@ def from_dict(
     if version != FORMAT_VERSION or isinstance(version, bool):
         shown = "missing" if "version" not in data else f"got {version!r}"
         raise TreeDataError(f"tree.version must be {FORMAT_VERSION}, {shown}")
-    reader = _Reader(types, _resolver(resolve))
+    reader = _Reader(types, _resolver(resolve), max_nodes)
     return reader.component(data, "tree", depth=0, top=True)
 
 
@@ -267,13 +281,24 @@ def _resolver(resolve: Resolver | None) -> Callable[[str], Any]:
 class _Reader:
     """Builds components from dictionaries, naming the field of anything it cannot read."""
 
-    def __init__(self, types: dict[str, type[SteeringComponent]], resolve: Callable) -> None:
+    def __init__(
+        self, types: dict[str, type[SteeringComponent]], resolve: Callable, max_nodes: int
+    ) -> None:
         self.types = types
         self.resolve = resolve
+        self.nodes_left = max_nodes
+        self.max_nodes = max_nodes
+        self.values_left = MAX_VALUES
 
     def component(self, node: Any, where: str, depth: int, top: bool = False) -> Any:
         if depth > MAX_DEPTH:
             raise TreeDataError(f"{where}: the tree is nested deeper than {MAX_DEPTH}")
+        self.nodes_left -= 1
+        if self.nodes_left < 0:
+            raise TreeDataError(
+                f"{where}: the tree has more than {self.max_nodes:,} components (max_nodes; "
+                "a dictionary used twice counts twice)"
+            )
         if not isinstance(node, Mapping):
             raise TreeDataError(f"{where} must be a dictionary, got {type(node).__name__}")
         kind = node.get("type")
@@ -338,6 +363,9 @@ class _Reader:
                 f'{where}: a dictionary value must be {{"ref": name}} or {{"path": {{...}}}}, '
                 f"got keys {sorted(map(str, value))}"
             )
+        self.values_left -= 1
+        if self.values_left < 0:
+            raise TreeDataError(f"{where}: the tree has more than {MAX_VALUES:,} values")
         if isinstance(value, list):
             return tuple(
                 self.value(item, f"{where}[{index}]", depth + 1) for index, item in enumerate(value)

@@ -4,6 +4,7 @@ malformed data (hand-written, fuzzed) is refused with the field named, nothing b
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import arcade
@@ -343,6 +344,37 @@ def test_nesting_beyond_the_limit_is_refused_not_a_recursion_error() -> None:
         deep = [deep]
     with pytest.raises(steer.TreeDataError, match="nested deeper than 64"):
         steer.from_dict({**SEEK, "target": deep})
+
+
+def test_shared_dictionaries_are_counted_each_time_and_refused_quickly() -> None:
+    # 41 dictionaries, each the two children of the one above (what YAML anchors give):
+    # 2**41 components once expanded, which used to build forever.
+    tree: dict[str, Any] = dict(CHILD)
+    for _ in range(40):
+        tree = {"type": "PriorityBlend", "children": [tree, tree]}
+    started = time.perf_counter()
+    with pytest.raises(steer.TreeDataError, match=r"more than 128 components \(max_nodes"):
+        steer.from_dict({**tree, "version": 1})
+    assert time.perf_counter() - started < 1.0
+    shared: Any = [0.0, 0.0]
+    for _ in range(40):
+        shared = [shared, shared]
+    with pytest.raises(steer.TreeDataError, match=r"^tree.target.*more than 100,000 values"):
+        steer.from_dict({**SEEK, "target": shared})
+
+
+def test_a_file_of_5000_seeks_is_refused_and_max_nodes_raises_the_limit() -> None:
+    seeks = [{"type": "Seek", "target": [i, 0]} for i in range(5000)]
+    text = json.dumps({"version": 1, "type": "PriorityBlend", "children": seeks})
+    assert len(text) > 180_000
+    with pytest.raises(steer.TreeDataError, match=r"^tree.children\[127\]: .*128 components"):
+        steer.from_dict(json.loads(text))
+    tree = steer.from_dict(json.loads(text), max_nodes=5001)
+    assert len(tree.children) == 5000
+    just = {"version": 1, "type": "PriorityBlend", "children": seeks[:127]}
+    assert len(steer.from_dict(just).children) == 127  # 128 with the blend: at the limit
+    with pytest.raises(ValueError, match="max_nodes"):
+        steer.from_dict(just, max_nodes=0)
 
 
 def test_a_refused_name_from_the_resolver_is_named() -> None:
