@@ -106,7 +106,6 @@ class AgentArrays:
             )
             setattr(self, each.name, np.full((self.capacity, *shape), fill, dtype=dtype))
         self.state = StateStore()
-        self.state.resize(self.capacity)
         self._free = list(range(self.capacity - 1, -1, -1))
         self._attaches = 0
 
@@ -157,7 +156,6 @@ class AgentArrays:
         self._free = [*saved.free, *range(capacity - 1, saved.capacity - 1, -1)]
         self.capacity = capacity
         self.state.restore(saved.state)
-        self.state.resize(capacity)
 
     def grow(self, capacity: int) -> None:
         """Make room for ``capacity`` slots, keeping every row."""
@@ -168,7 +166,6 @@ class AgentArrays:
             setattr(self, each.name, grown)
         self._free.extend(range(capacity - 1, self.capacity - 1, -1))
         self.capacity = capacity
-        self.state.resize(capacity)
 
 
 @dataclass(frozen=True, eq=False)

@@ -326,19 +326,20 @@ class SteeringContext:
         ``_id`` holds identities (``float(id(obj))``), meaningful in this process only:
         replays' digests leave it out.
         """
-        store = self._step.arrays.state.array(self._state_key(name), fill, shape)
-        slots = self._frame.slots
+        column = self._step.arrays.state.column(self._state_key(name), fill, shape)
+        rows = column.rows(self._frame.slots)
         # numpy copies rows (n, 2) faster with take(), single values faster by indexing.
-        return store.take(slots, axis=0) if store.ndim > 1 else store[slots]
+        return column.values.take(rows, axis=0) if column.values.ndim > 1 else column.values[rows]
 
     def set_state(self, name: str, values: np.ndarray) -> None:
         """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
         values = np.asarray(values)
-        store = self._step.arrays.state.array(self._state_key(name), np.nan, values.shape[1:])
-        if store.shape[1:] == (2,):
-            put_rows(store, self._frame.index, values)
+        column = self._step.arrays.state.column(self._state_key(name), np.nan, values.shape[1:])
+        rows = column.rows(self._frame.slots)
+        if column.values.shape[1:] == (2,):
+            put_rows(column.values, rows, values)
         else:
-            store[self._frame.index] = values
+            column.values[rows] = values
 
     def node_cache(self, key: Hashable, build: Any) -> Any:
         """``build()``, kept for this place of the batch's tree until a parameter changes:

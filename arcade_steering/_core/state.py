@@ -1,4 +1,10 @@
-"""Per-agent state of components (a wander angle, progress along a path), by state key."""
+"""Per-agent state of components (a wander angle, progress along a path), by state key.
+
+Each state key holds rows for the agents that use it only, not for every slot of the world:
+a tree of 500 stateful components given to one agent beside 2,000 others costs 500 rows, not
+500 arrays of 2,000. A key's rows are kept in slot order (its *members*); a batch finds its
+agents' rows by a binary search, kept until the members change.
+"""
 
 from __future__ import annotations
 
@@ -9,63 +15,125 @@ import numpy as np
 
 __all__ = ["StateStore", "digest_state"]
 
-
-class StateStore:
-    """Per-agent component state: one array ``(capacity, *shape)`` per state key."""
-
-    def __init__(self) -> None:
-        self._arrays: dict[Hashable, np.ndarray] = {}
-        self._fills: dict[Hashable, float] = {}
-        self.capacity = 0
-
-    def array(self, key: Hashable, fill: float, shape: tuple[int, ...]) -> np.ndarray:
-        """The array for ``key``, created full of ``fill`` on first use."""
-        array = self._arrays.get(key)
-        if array is None:
-            array = np.full((self.capacity, *shape), fill, dtype=float)
-            self._arrays[key] = array
-            self._fills[key] = fill
-        elif array.shape[1:] != tuple(shape):
-            raise ValueError(f"state {key!r} has shape {array.shape[1:]}, not {tuple(shape)}")
-        return array
-
-    def snapshot(self) -> tuple[dict[Hashable, np.ndarray], dict[Hashable, float]]:
-        """A copy of every state, for :meth:`restore`."""
-        return {key: array.copy() for key, array in self._arrays.items()}, dict(self._fills)
-
-    def restore(self, snapshot: tuple[dict[Hashable, np.ndarray], dict[Hashable, float]]) -> None:
-        """Put back the states of a :meth:`snapshot`; states made since are dropped."""
-        arrays, fills = snapshot
-        self._arrays = {key: array.copy() for key, array in arrays.items()}
-        self._fills = dict(fills)
-
-    def reset(self, slot: int) -> None:
-        """Forget every state of ``slot`` (a new agent, or a new behaviour)."""
-        for key, array in self._arrays.items():
-            array[slot] = self._fills[key]
-
-    def resize(self, capacity: int) -> None:
-        """Match the world's slot capacity."""
-        for key, array in self._arrays.items():
-            if len(array) < capacity:
-                grown = np.full((capacity, *array.shape[1:]), self._fills[key], dtype=float)
-                grown[: len(array)] = array
-                self._arrays[key] = grown
-        self.capacity = capacity
-
-
 #: A state whose name ends so holds identities (``float(id(path))``), which mean something in
 #: this process only: digests leave it out (keys are tuples ending with the state's name).
 IDENTITY_SUFFIX = "_id"
 
 
-def digest_state(hasher: Any, snapshot: Any, slots: np.ndarray) -> None:
+#: Slots arrays a column keeps the rows of (the batches sharing a key are few).
+_ROWS_KEPT = 8
+
+
+class StateColumn:
+    """One state key's rows: ``values[i]`` belongs to the agent in slot ``members[i]``.
+
+    Args:
+        fill: What an agent's row holds before anything is stored.
+        shape: The trailing shape of a row.
+    """
+
+    def __init__(self, fill: float, shape: tuple[int, ...]) -> None:
+        self.fill = fill
+        self.members = np.zeros(0, dtype=np.intp)
+        self.values = np.full((0, *shape), fill, dtype=float)
+        # Rows of the slots arrays asked for since the members last changed, by id(slots):
+        # a batch's slots are one array for as long as the batch lives.
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def copy(self) -> StateColumn:
+        """An independent copy (no cached rows)."""
+        column = StateColumn(self.fill, self.values.shape[1:])
+        column.members, column.values = self.members.copy(), self.values.copy()
+        return column
+
+    def rows(self, slots: np.ndarray) -> np.ndarray:
+        """The rows of ``slots`` ``(n,)`` (unique slots), made (with ``fill``) where missing."""
+        cached = self._rows.get(id(slots))
+        if cached is not None and cached[0] is slots:
+            return cached[1]
+        found, rows = self.find(slots)
+        if not found.all():
+            self._join(slots[~found])
+        rows = np.searchsorted(self.members, slots)
+        if len(self._rows) >= _ROWS_KEPT:  # slots arrays made for one call (alone=True)
+            self._rows.clear()
+        self._rows[id(slots)] = (slots, rows)
+        return rows
+
+    def find(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``slots`` are members ``(n,)`` bool, and the rows of those."""
+        rows = np.searchsorted(self.members, slots)
+        found = rows < len(self.members)
+        found[found] = self.members[rows[found]] == slots[found]
+        return found, rows[found]
+
+    def drop(self, slot: int) -> bool:
+        """Forget ``slot``'s row; whether the column is empty now."""
+        row = int(np.searchsorted(self.members, slot))
+        if row < len(self.members) and self.members[row] == slot:
+            self.members = np.delete(self.members, row)
+            self.values = np.delete(self.values, row, axis=0)
+            self._rows.clear()
+        return not len(self.members)
+
+    def _join(self, slots: np.ndarray) -> None:
+        members = np.union1d(self.members, slots)
+        values = np.full((len(members), *self.values.shape[1:]), self.fill, dtype=float)
+        values[np.searchsorted(members, self.members)] = self.values
+        self.members, self.values = members, values
+        self._rows.clear()
+
+
+class StateStore:
+    """Per-agent component state: one :class:`StateColumn` per state key."""
+
+    def __init__(self) -> None:
+        self._columns: dict[Hashable, StateColumn] = {}
+
+    def column(self, key: Hashable, fill: float, shape: tuple[int, ...]) -> StateColumn:
+        """The column for ``key``, created (rows full of ``fill``) on first use."""
+        column = self._columns.get(key)
+        if column is None:
+            column = self._columns[key] = StateColumn(fill, tuple(shape))
+        elif column.values.shape[1:] != tuple(shape):
+            shown = column.values.shape[1:]
+            raise ValueError(f"state {key!r} has shape {shown}, not {tuple(shape)}")
+        return column
+
+    def read(self, key: Hashable, slots: np.ndarray) -> np.ndarray | None:
+        """The state ``key`` of ``slots`` (a copy; ``fill`` for agents without a row), or None
+        if no agent has it."""
+        column = self._columns.get(key)
+        if column is None:
+            return None
+        slots = np.asarray(slots, dtype=np.intp)
+        found, rows = column.find(slots)
+        values = np.full((len(slots), *column.values.shape[1:]), column.fill)
+        values[found] = column.values[rows]
+        return values
+
+    def snapshot(self) -> dict[Hashable, StateColumn]:
+        """A copy of every state, for :meth:`restore`."""
+        return {key: column.copy() for key, column in self._columns.items()}
+
+    def restore(self, snapshot: dict[Hashable, StateColumn]) -> None:
+        """Put back the states of a :meth:`snapshot`; states made since are dropped."""
+        self._columns = {key: column.copy() for key, column in snapshot.items()}
+
+    def reset(self, slot: int) -> None:
+        """Forget every state of ``slot`` (a new agent, or a new behaviour)."""
+        for key in [key for key, column in self._columns.items() if column.drop(slot)]:
+            del self._columns[key]
+
+
+def digest_state(hasher: Any, snapshot: dict[Hashable, StateColumn], slots: np.ndarray) -> None:
     """Feed ``hasher`` (a ``hashlib`` hash) a :meth:`StateStore.snapshot`'s state of the
     agents in ``slots``, in that order, key by key (sorted, so equal in any process), but for
     identities."""
-    arrays, _ = snapshot
-    for key in sorted(arrays, key=repr):
+    for key in sorted(snapshot, key=repr):
         if isinstance(key, tuple) and str(key[-1]).endswith(IDENTITY_SUFFIX):
             continue
+        found, rows = snapshot[key].find(slots)
         hasher.update(repr(key).encode())
-        hasher.update(arrays[key][slots].tobytes())
+        hasher.update(found.tobytes())
+        hasher.update(snapshot[key].values[rows].tobytes())
