@@ -327,9 +327,11 @@ class SteeringContext:
         replays' digests leave it out.
         """
         column = self._step.arrays.state.column(self._state_key(name), fill, shape)
-        rows = column.rows(self._frame.slots)
+        rows, values = column.rows(self._frame.slots), column.values
+        if isinstance(rows, slice):
+            return values[rows].copy()
         # numpy copies rows (n, 2) faster with take(), single values faster by indexing.
-        return column.values.take(rows, axis=0) if column.values.ndim > 1 else column.values[rows]
+        return values.take(rows, axis=0) if values.ndim > 1 else values[rows]
 
     def set_state(self, name: str, values: np.ndarray) -> None:
         """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""

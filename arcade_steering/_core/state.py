@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .._util.vec import span
+
 __all__ = ["StateStore", "digest_state"]
 
 #: A state whose name ends so holds identities (``float(id(path))``), which mean something in
@@ -38,23 +40,28 @@ class StateColumn:
         self.values = np.full((0, *shape), fill, dtype=float)
         # Rows of the slots arrays asked for since the members last changed, by id(slots):
         # a batch's slots are one array for as long as the batch lives.
-        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray | slice]] = {}
 
     def copy(self) -> StateColumn:
-        """An independent copy (no cached rows)."""
-        column = StateColumn(self.fill, self.values.shape[1:])
-        column.members, column.values = self.members.copy(), self.values.copy()
+        """An independent copy (an update makes one of every column, to undo a failed step).
+
+        ``members`` is never written in place (a change makes a new array), so the copy
+        shares it, and the rows found for it."""
+        column = StateColumn.__new__(StateColumn)
+        column.fill, column.members, column.values = self.fill, self.members, self.values.copy()
+        column._rows = dict(self._rows)
         return column
 
-    def rows(self, slots: np.ndarray) -> np.ndarray:
-        """The rows of ``slots`` ``(n,)`` (unique slots), made (with ``fill``) where missing."""
+    def rows(self, slots: np.ndarray) -> np.ndarray | slice:
+        """The rows of ``slots`` ``(n,)`` (unique slots), made (with ``fill``) where missing;
+        a slice when they are consecutive (the usual case: a batch's agents are the members)."""
         cached = self._rows.get(id(slots))
         if cached is not None and cached[0] is slots:
             return cached[1]
-        found, rows = self.find(slots)
+        found, _ = self.find(slots)
         if not found.all():
             self._join(slots[~found])
-        rows = np.searchsorted(self.members, slots)
+        rows = span(np.searchsorted(self.members, slots))
         if len(self._rows) >= _ROWS_KEPT:  # slots arrays made for one call (alone=True)
             self._rows.clear()
         self._rows[id(slots)] = (slots, rows)
