@@ -51,9 +51,8 @@ __all__ = ["FORMAT_VERSION", "MAX_NODES", "TreeDataError", "from_dict", "to_dict
 FORMAT_VERSION = 1
 #: Components nested deeper than this are refused (a tree read from a file may be hostile).
 MAX_DEPTH = 64
-#: The most components :func:`from_dict` builds into one tree by default, a dictionary used
-#: twice (a YAML anchor) counted twice: an update steers every component of every tree, so
-#: this bounds what one agent's tree from a file costs an update.
+#: The most components :func:`from_dict` builds into one tree by default (a dictionary used
+#: twice counted twice): it bounds what an update of one agent with a tree from a file costs.
 MAX_NODES = 128
 #: The most values (numbers, strings, list items) :func:`from_dict` reads in one tree.
 MAX_VALUES = 100_000
@@ -284,10 +283,8 @@ class _Reader:
     def __init__(
         self, types: dict[str, type[SteeringComponent]], resolve: Callable, max_nodes: int
     ) -> None:
-        self.types = types
-        self.resolve = resolve
-        self.nodes_left = max_nodes
-        self.max_nodes = max_nodes
+        self.types, self.resolve = types, resolve
+        self.max_nodes = self.nodes_left = max_nodes
         self.values_left = MAX_VALUES
 
     def component(self, node: Any, where: str, depth: int, top: bool = False) -> Any:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._util.masks import every, finite
-from .._util.vec import FLOAT, lengths, put_rows
+from .._util.vec import FLOAT, lengths
 from ..neighbors import NeighborPairs
 from .batches import BatchNode
 from .frame import BatchFrame, StepFrame
@@ -320,28 +320,17 @@ class SteeringContext:
     # -- per-agent state --------------------------------------------------------------------
 
     def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
-        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).
-
-        A new agent (or one whose behaviour changed) starts with ``fill``. A name ending in
-        ``_id`` holds identities (``float(id(obj))``), meaningful in this process only:
-        replays' digests leave it out.
-        """
+        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy); a new agent
+        (or one whose behaviour changed) starts with ``fill``. Name a state of identities
+        (``float(id(obj))``) ``..._id``: replays' digests leave it out."""
         column = self._step.arrays.state.column(self._state_key(name), fill, shape)
-        rows, values = column.rows(self._frame.slots), column.values
-        if isinstance(rows, slice):
-            return values[rows].copy()
-        # numpy copies rows (n, 2) faster with take(), single values faster by indexing.
-        return values.take(rows, axis=0) if values.ndim > 1 else values[rows]
+        return column.read(self._frame.slots)
 
     def set_state(self, name: str, values: np.ndarray) -> None:
         """Store per-agent state ``name`` ``(n, *shape)`` for the agents of this batch."""
         values = np.asarray(values)
         column = self._step.arrays.state.column(self._state_key(name), np.nan, values.shape[1:])
-        rows = column.rows(self._frame.slots)
-        if column.values.shape[1:] == (2,):
-            put_rows(column.values, rows, values)
-        else:
-            column.values[rows] = values
+        column.write(self._frame.slots, values)
 
     def node_cache(self, key: Hashable, build: Any) -> Any:
         """``build()``, kept for this place of the batch's tree until a parameter changes:

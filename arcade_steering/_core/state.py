@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._util.vec import span
+from .._util.vec import put_rows, span
 
 __all__ = ["StateStore", "digest_state"]
 
@@ -34,23 +34,29 @@ class StateColumn:
         shape: The trailing shape of a row.
     """
 
-    def __init__(self, fill: float, shape: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        fill: float,
+        shape: tuple[int, ...],
+        of: tuple[np.ndarray, np.ndarray, dict] | None = None,
+    ) -> None:
         self.fill = fill
-        self.members = np.zeros(0, dtype=np.intp)
-        self.values = np.full((0, *shape), fill, dtype=float)
         # Rows of the slots arrays asked for since the members last changed, by id(slots):
         # a batch's slots are one array for as long as the batch lives.
         self._rows: dict[int, tuple[np.ndarray, np.ndarray | slice]] = {}
+        if of is None:
+            self.members = np.zeros(0, dtype=np.intp)
+            self.values = np.full((0, *shape), fill, dtype=float)
+        else:  # a copy's
+            self.members, self.values, self._rows = of
 
     def copy(self) -> StateColumn:
         """An independent copy (an update makes one of every column, to undo a failed step).
 
         ``members`` is never written in place (a change makes a new array), so the copy
         shares it, and the rows found for it."""
-        column = StateColumn.__new__(StateColumn)
-        column.fill, column.members, column.values = self.fill, self.members, self.values.copy()
-        column._rows = dict(self._rows)
-        return column
+        of = (self.members, self.values.copy(), dict(self._rows))
+        return StateColumn(self.fill, self.values.shape[1:], of)
 
     def rows(self, slots: np.ndarray) -> np.ndarray | slice:
         """The rows of ``slots`` ``(n,)`` (unique slots), made (with ``fill``) where missing;
@@ -66,6 +72,22 @@ class StateColumn:
             self._rows.clear()
         self._rows[id(slots)] = (slots, rows)
         return rows
+
+    def read(self, slots: np.ndarray) -> np.ndarray:
+        """The rows of ``slots`` (a batch's), a copy ``(n, *shape)``."""
+        rows, values = self.rows(slots), self.values
+        if isinstance(rows, slice):
+            return values[rows].copy()
+        # numpy copies rows (n, 2) faster with take(), single values faster by indexing.
+        return values.take(rows, axis=0) if values.ndim > 1 else values[rows]
+
+    def write(self, slots: np.ndarray, values: np.ndarray) -> None:
+        """Store ``values`` ``(n, *shape)`` in the rows of ``slots`` (a batch's)."""
+        rows = self.rows(slots)
+        if self.values.shape[1:] == (2,):
+            put_rows(self.values, rows, values)
+        else:
+            self.values[rows] = values
 
     def find(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which of ``slots`` are members ``(n,)`` bool, and the rows of those."""
