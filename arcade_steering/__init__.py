@@ -35,6 +35,9 @@ from .replay import Replay, ReplayFrame, ReplayMismatchError
 from .tree_data import TreeDataError, from_dict, to_dict
 from .world import SteeringWorld
 
+#: The version of the distribution (pyproject.toml reads it from here).
+__version__ = "0.1.0"
+
 __all__ = [
     "Alignment",
     "Arrive",

@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"agent", "world", "world_shapes"},
     {"testing", "formations", "tree_data", "replay"},
     {"tiled"},
-    {"examples", "__init__", "__main__"},
+    {"examples", "demo", "__init__", "__main__"},
 ]
 MAX_LINES = 400
 #: Private names of other libraries the sprite sync writes directly, on purpose: arcade's own

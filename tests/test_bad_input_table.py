@@ -47,7 +47,7 @@ from arcade_steering.testing import StubSprite
 
 NAN, INF = math.nan, math.inf
 P = (100.0, 50.0)
-DEMO_LEVEL = FilePath(__file__).parent.parent / "demo_game" / "level.tmj"
+DEMO_LEVEL = FilePath(__file__).parent.parent / "arcade_steering" / "demo" / "level.tmj"
 
 
 @dataclass(frozen=True, repr=False)
