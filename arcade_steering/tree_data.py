@@ -277,7 +277,9 @@ class _Reader:
         cls = self.types.get(kind) if isinstance(kind, str) else None
         if cls is None:
             known = ", ".join(sorted(self.types))
-            raise TreeDataError(f"{where}.type: unknown component {kind!r} (known: {known})")
+            own = isinstance(kind, str) and kind.isidentifier()
+            hint = f"; for a class of your own pass from_dict(..., components=[{kind}])" * own
+            raise TreeDataError(f"{where}.type: unknown component {kind!r}{hint} (known: {known})")
         combiner = cls in (WeightedBlend, PriorityBlend)
         allowed = {"type", *cls.params, *(["version"] if top else []), *(["children"] * combiner)}
         for field in node:

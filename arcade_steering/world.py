@@ -29,7 +29,7 @@ from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .world_shapes import WorldShapes
 
-__all__ = ["SteeringWorld"]
+__all__ = ["SteeringWorld", "check_world"]
 
 
 class SteeringWorld(WorldShapes, NotCopyable):
@@ -343,3 +343,10 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """
         self._debug_wanted = True
         draw_world(*self._agents.motion(), self.geometry, self._debug)
+
+
+def check_world(world: Any) -> SteeringWorld:
+    """``world`` if it is a :class:`SteeringWorld`, else ``TypeError`` naming ``world``."""
+    if not isinstance(world, SteeringWorld):
+        raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
+    return world

@@ -37,27 +37,47 @@ class WorldShapes:
         return self._geometry
 
     def add_wall(
-        self, a: tuple[float, float], b: tuple[float, float], thickness: float = 0.0
+        self, a: tuple[float, float], b: tuple[float, float] | None = None, thickness: float = 0.0
     ) -> pymunk.Segment:
         """Add a wall from ``a`` to ``b`` (px), ``thickness`` px thick, as a ``pymunk.Segment``.
 
+        ``b`` is required; its default only lets a missing ``b`` be told apart from a ready
+        ``pymunk.Segment`` given as ``a``, which ``world.space.add(segment)`` adds.
+
         Raises:
+            TypeError: ``a`` is a pymunk shape, ``b`` is missing, or a value is not numeric.
             ValueError: A point is NaN/inf, ``a == b``, or ``thickness`` is negative.
         """
+        _refuse_shape("add_wall", "a", a)
+        if b is None:
+            raise TypeError("add_wall needs b, the wall's second end as an (x, y) pair in px")
         return geometry.add_wall(self._space, a, b, thickness)
 
     def add_walls(
         self, points: Any, closed: bool = False, thickness: float = 0.0
     ) -> list[pymunk.Segment]:
         """Add a polyline of walls through ``points``; ``closed`` joins the last to the first."""
+        if isinstance(points, (list, tuple)):
+            for shape in points[:1]:
+                _refuse_shape("add_walls", "points", shape)
         return geometry.add_walls(self._space, points, closed, thickness)
 
-    def add_obstacle(self, center: tuple[float, float], radius: float) -> pymunk.Circle:
+    def add_obstacle(
+        self, center: tuple[float, float], radius: float | None = None
+    ) -> pymunk.Circle:
         """Add a round obstacle (a ``pymunk.Circle``) of ``radius`` px at ``center``.
 
+        ``radius`` is required; its default only lets a missing ``radius`` be told apart from a
+        ready ``pymunk.Circle`` given as ``center``, which ``world.space.add(circle)`` adds.
+
         Raises:
+            TypeError: ``center`` is a pymunk shape, ``radius`` is missing, or a value is not
+                numeric.
             ValueError: ``center`` is NaN/inf or ``radius`` <= 0.
         """
+        _refuse_shape("add_obstacle", "center", center)
+        if radius is None:
+            raise TypeError("add_obstacle needs radius, the obstacle's radius in px (> 0)")
         return geometry.add_obstacle(self._space, center, radius)
 
     def remove_shape(self, shape: pymunk.Shape) -> None:
@@ -87,3 +107,19 @@ class WorldShapes:
         """
         args = (observers, targets, length, half_angle, walls, obstacles)
         return can_see(self._agents, self.geometry, *args)
+
+
+def _refuse_shape(method: str, name: str, value: Any) -> None:
+    """Refuse a ready pymunk shape where ``method`` takes points, saying how to add one."""
+    if isinstance(value, pymunk.Shape):
+        raise TypeError(
+            f"{method} takes points in px, not shapes: {name} is a pymunk.{type(value).__name__}; "
+            "add a ready shape with world.space.add(shape)"
+        )
+
+
+# Python names the class that defines a method in its argument errors ("WorldShapes.add_wall()
+# missing 1 required positional argument"): name the one the game knows instead.
+for _method in vars(WorldShapes).values():
+    if callable(_method):
+        _method.__qualname__ = f"SteeringWorld.{_method.__name__}"

@@ -43,7 +43,12 @@ from arcade_steering.behaviors.group import check_among
 from arcade_steering.behaviors.paths import check_direction, check_path
 from arcade_steering.behaviors.tactics import check_cover
 from arcade_steering.behaviors.waypoints import check_waypoints
-from arcade_steering.testing import StubSprite
+from arcade_steering.testing import (
+    StubSprite,
+    batch_forces,
+    forces_one_by_one,
+    steering_force,
+)
 
 NAN, INF = math.nan, math.inf
 P = (100.0, 50.0)
@@ -151,6 +156,8 @@ class Row:
         bug: Reason for a strict xfail: the library does not refuse this call properly yet.
         pure: The call cannot reach a world (a constructor of a component, path, field or
             formation): it runs against one shared world, still snapshotted, to save time.
+        says: Text the message must contain besides the name: what to do instead, or which
+            part of the value is wrong.
     """
 
     label: str
@@ -161,6 +168,7 @@ class Row:
     keep: Callable[[Any], Any] | None = None
     bug: str | None = None
     pure: bool = False
+    says: str | None = None
 
 
 def pure(rows: list[Row]) -> list[Row]:
@@ -168,9 +176,9 @@ def pure(rows: list[Row]) -> list[Row]:
     return [replace(row, pure=row.keep is None) for row in rows]
 
 
-def call(label, fn, error, name, bug=None) -> Row:
+def call(label, fn, error, name, bug=None, says=None) -> Row:
     """A row calling ``fn(env)``."""
-    return Row(label, lambda env, _: fn(env), error, name, bug=bug)
+    return Row(label, lambda env, _: fn(env), error, name, bug=bug, says=says)
 
 
 def assign(label, subject, attr, value, error, bug=None) -> Row:
@@ -1255,6 +1263,167 @@ def tiled_rows() -> list[Row]:
     ]
 
 
+# -- messages that say what is wrong and what to do (issue #37) -------------------------------
+
+
+class Leash(steer.SteeringComponent):
+    """A component of the game's own, unknown to ``from_dict`` unless passed in."""
+
+    length: float = steer.params.param(default=30.0, gt=0.0)
+
+    def steer(self, ctx: steer.SteeringContext) -> np.ndarray:
+        return np.zeros((len(ctx), 2))
+
+
+def _segment(env: Env) -> pymunk.Segment:
+    return pymunk.Segment(env.world.space.static_body, (0, 0), (50, 0), 1)
+
+
+def hint_rows() -> list[Row]:
+    ready = "add a ready shape with world.space.add(shape)"
+    return [
+        *[
+            call(
+                f"add_obstacle(radius={v})@hint",
+                lambda env, v=v: env.world.add_obstacle((0, 0), v),
+                ValueError,
+                "radius",
+                says="radius must be finite and > 0",  # the same bound for -5 and 0
+            )
+            for v in (-5, 0)
+        ],
+        call(
+            "add_wall(pymunk.Segment)",
+            lambda env: env.world.add_wall(_segment(env)),
+            TypeError,
+            "a",
+            says=ready,
+        ),
+        call(
+            "add_wall(pymunk.Segment, b)",
+            lambda env: env.world.add_wall(_segment(env), (5, 5)),
+            TypeError,
+            "a",
+            says=ready,
+        ),
+        call(
+            "add_walls([pymunk.Segment])",
+            lambda env: env.world.add_walls([_segment(env), _segment(env)]),
+            TypeError,
+            "points",
+            says=ready,
+        ),
+        call(
+            "add_obstacle(pymunk.Circle)",
+            lambda env: env.world.add_obstacle(pymunk.Circle(env.world.space.static_body, 5)),
+            TypeError,
+            "center",
+            says=ready,
+        ),
+        call(
+            "add_wall(a) without b",
+            lambda env: env.world.add_wall((0, 0)),
+            TypeError,
+            "b",
+            says="second end",
+        ),
+        call(
+            "add_obstacle(center) without radius",
+            lambda env: env.world.add_obstacle((0, 0)),
+            TypeError,
+            "radius",
+            says="in px",
+        ),
+        call(
+            "can_see() without arguments",  # Python's own message, naming the public class
+            lambda env: env.world.can_see(),
+            TypeError,
+            "observers",
+            says="SteeringWorld.can_see()",
+        ),
+        *[
+            call(
+                f"can_see(targets={_short(v)})",
+                lambda env, v=v: env.world.can_see(env.agent.sprite, v, length=10),
+                e,
+                "targets",
+                says=says,
+            )
+            for v, e, says in (
+                ((1, 2, 3), ValueError, "(x, y) pair of 2 coordinates, got 3"),
+                ((1,), ValueError, "(x, y) pair of 2 coordinates, got 1"),
+                (("1", "2"), TypeError, "targets[0] (x) must be a number, got str '1'"),
+                ([(0, 0), (1, 2, 3)], ValueError, "2 coordinates, got 3"),
+            )
+        ],
+        call(
+            "Arrive(('100','200'))",
+            lambda env: steer.Arrive(("100", "200")),
+            TypeError,
+            "target",
+            says="target[0] (x) must be a number, got str '100'",
+        ),
+        call(
+            "agent.velocity=(1,'2')@hint",
+            lambda env: setattr(env.agent, "velocity", (1.0, "2")),
+            TypeError,
+            "velocity",
+            says="velocity[1] (y) must be a number, got str '2'",
+        ),
+        call(
+            "from_dict(own component)",
+            lambda env: steer.from_dict(steer.to_dict(Leash())),
+            steer.TreeDataError,
+            "components",
+            says="from_dict(..., components=[Leash])",
+        ),
+        call(
+            "Separation() without radius",  # the generated __init__ names the class called
+            lambda env: steer.Separation(),
+            TypeError,
+            "radius",
+            says="Separation.__init__()",
+        ),
+        call(
+            "testing.StubSprite(x='a')",
+            lambda env: StubSprite("a", 1),
+            TypeError,
+            "x",
+            says="got str 'a'",
+        ),
+        call(
+            "testing.steering_force(position='a')",
+            lambda env: steering_force(steer.Seek(P), "a"),
+            TypeError,
+            "position",
+        ),
+        *[
+            call(
+                f"testing.{fn.__name__}(None)",
+                lambda env, fn=fn: fn(None),
+                TypeError,
+                "world",
+                says="must be a SteeringWorld",
+            )
+            for fn in (batch_forces, forces_one_by_one)
+        ],
+        call("Replay.finish(None)", lambda env: steer.Replay().finish(None), TypeError, "world"),
+        call(
+            "Replay.play(None)",
+            lambda env: next(steer.Replay().play(None)),
+            TypeError,
+            "world",
+            says="must be a SteeringWorld",
+        ),
+        call(
+            "testing.steering_force(world=pymunk.Space())",
+            lambda env: steering_force(steer.Seek(P), world=pymunk.Space()),
+            TypeError,
+            "world",
+        ),
+    ]
+
+
 # -- the table --------------------------------------------------------------------------------
 
 ROWS: list[Row] = [
@@ -1270,6 +1439,7 @@ ROWS: list[Row] = [
     *towards_rows(),
     *pure(formation_rows()),
     *tiled_rows(),
+    *hint_rows(),
 ]
 
 
@@ -1302,6 +1472,7 @@ def test_bad_input_is_refused_and_changes_nothing(row: Row, shared_env: Env) -> 
     assert re.search(rf"(?<![A-Za-z0-9_]){re.escape(row.name)}(?![A-Za-z0-9_])", message), (
         f"{row.name!r} not named in {message!r}"
     )
+    assert row.says is None or row.says in message, f"{row.says!r} not in {message!r}"
     assert snapshot(env.world) == before
     if row.keep is not None:
         assert same(row.keep(subject), kept)

@@ -193,7 +193,9 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     for an array of points."""
     if hasattr(value, "position"):
         return _places(name, [value])[0], True, [_sprite_of(value)]
-    if isinstance(value, np.ndarray) or _is_pair(value):
+    if _is_flat(value):  # (x, y), or a mistyped point such as (x, y, z): not three places
+        return np.array([check_point(name, value)]), True, None
+    if isinstance(value, np.ndarray):
         points = check_array(name, value)
         if points.shape == (2,):
             return points.reshape(1, 2), True, None
@@ -220,13 +222,16 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     )
 
 
-def _is_pair(value: Any) -> bool:
-    """Whether ``value`` is one ``(x, y)`` pair of numbers, not a sequence of things."""
+def _is_flat(value: Any) -> bool:
+    """Whether ``value`` is a tuple or list meant as one point (an ``(x, y)`` pair, or a point
+    with a coordinate too many or too few), not a sequence of places."""
     return (
         isinstance(value, (tuple, list))
-        and len(value) == 2
+        and len(value) > 0
         and not any(
-            isinstance(item, (Sequence, np.ndarray)) or hasattr(item, "position") for item in value
+            (isinstance(item, (Sequence, np.ndarray)) and not isinstance(item, str))
+            or hasattr(item, "position")
+            for item in value
         )
     )
 

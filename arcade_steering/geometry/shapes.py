@@ -242,9 +242,7 @@ def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float)
     :func:`add_obstacle`."""
     check_space(space)
     c = _within(check_point("center", center), "center")
-    r = _length(radius, "radius")
-    if r <= 0.0:
-        raise ValueError(f"radius must be > 0, got {radius!r}")
+    r = _length(radius, "radius", positive=True)
     body = space.static_body
     circle = pymunk.Circle(body, r, _local(body, c))
     _tag(circle)
@@ -302,13 +300,15 @@ def check_space(space: object) -> None:
         raise TypeError(f"space must be a pymunk.Space, got {type(space).__name__}")
 
 
-def _length(value: object, name: str) -> float:
-    """Validate a finite, non-negative scalar length."""
+def _length(value: object, name: str, positive: bool = False) -> float:
+    """Validate a finite scalar length, >= 0 (> 0 if ``positive``)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     length = float(value)
-    if not np.isfinite(length) or length < 0.0:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+    if not np.isfinite(length) or length < 0.0 or (positive and length == 0.0):
+        raise ValueError(
+            f"{name} must be finite and {'> 0' if positive else '>= 0'}, got {value!r}"
+        )
     if length > WORLD_BOUND:
         raise ValueError(f"{name} must be at most {WORLD_BOUND:g} px, got {value!r}")
     return length

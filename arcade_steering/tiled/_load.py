@@ -17,7 +17,7 @@ from .._core.component import SteeringComponent
 from .._util.validate import check_positive
 from ..path import Path
 from ..tree_data import Resolver, TreeDataError, from_dict
-from ..world import SteeringWorld
+from ..world import SteeringWorld, check_world
 from ._behaviors import PROPERTY, read_behaviors
 from ._errors import LevelError
 from ._layers import LAYERS, LayerReader, Point
@@ -139,8 +139,7 @@ def load_level(
     scaling = check_positive("scaling", scaling)
     if isinstance(required, str) or not isinstance(required, (tuple, list)):
         raise TypeError(f"required must be a tuple of layer names, got {type(required).__name__}")
-    if not isinstance(world, SteeringWorld):
-        raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
+    check_world(world)
     if limits is None:
         limits = LevelLimits()
     elif not isinstance(limits, LevelLimits):
