@@ -57,9 +57,8 @@ class WorldShapes:
         self, points: Any, closed: bool = False, thickness: float = 0.0
     ) -> list[pymunk.Segment]:
         """Add a polyline of walls through ``points``; ``closed`` joins the last to the first."""
-        if isinstance(points, (list, tuple)):
-            for shape in points[:1]:
-                _refuse_shape("add_walls", "points", shape)
+        if isinstance(points, (list, tuple)) and points:
+            _refuse_shape("add_walls", "points[0]", points[0])
         return geometry.add_walls(self._space, points, closed, thickness)
 
     def add_obstacle(
