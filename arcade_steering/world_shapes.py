@@ -26,7 +26,8 @@ class WorldShapes:
     def space(self) -> pymunk.Space:
         """The ``pymunk.Space`` holding walls and obstacles (static Segments and Circles).
 
-        Static segments and circles added to it directly count too, from the next update.
+        Static segments, polygons and circles added to it directly count too, from the next
+        update.
         """
         return self._space
 
