@@ -80,6 +80,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         self.rng = np.random.default_rng(check_seed("seed", seed))
         self._space = world_space(space, self._physics)
         self._geometry = StaticGeometry()
+        self._sprite_walls = []
         self._agents = AgentTable()
         self._neighborhood = Neighborhood(self._agents)
         self._tracker = MotionTracker()
@@ -233,6 +234,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         driven = None if engine is None else DrivenBodies.pull(engine, arrays, plan.rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
+        self._refresh_sprite_walls()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None

@@ -8,6 +8,7 @@ from typing import Any
 import pymunk
 
 from . import geometry
+from ._arcade.sprite_walls import SpriteWalls
 from ._core.agents import AgentTable
 from ._core.perception import can_see
 from .geometry import StaticGeometry
@@ -21,6 +22,7 @@ class WorldShapes:
     _space: pymunk.Space
     _geometry: StaticGeometry
     _agents: AgentTable
+    _sprite_walls: list[SpriteWalls]
 
     @property
     def space(self) -> pymunk.Space:
@@ -64,6 +66,36 @@ class WorldShapes:
     def remove_shape(self, shape: pymunk.Shape) -> None:
         """Remove a wall or obstacle from the space."""
         geometry.remove_shape(self._space, shape)
+
+    def add_wall_sprites(self, sprites: Any, thickness: float = 0.0) -> SpriteWalls:
+        """Add walls round the union of wall sprites' hit boxes (a ``SpriteList``, a Tiled tile
+        layer, ``scene["Walls"]``): shared edges dropped, collinear ones joined. A sprite the
+        game takes out of all its sprite lists takes its walls with it at the next update.
+        See "Walls from sprites" on the page "Walls and obstacles".
+
+        Raises:
+            TypeError: ``sprites`` holds something without a ``hit_box``.
+            ValueError: A bad ``thickness`` or hit box. Nothing is added.
+        """
+        walls = SpriteWalls(self._space, sprites, thickness)
+        self._sprite_walls.append(walls)
+        return walls
+
+    def remove_wall_sprites(self, walls: SpriteWalls) -> None:
+        """Take the walls of :meth:`add_wall_sprites` out of the space, for good.
+
+        Raises:
+            ValueError: ``walls`` is not this world's.
+        """
+        if not any(walls is mine for mine in self._sprite_walls):
+            raise ValueError("walls were not added by this world's add_wall_sprites")
+        walls.clear()
+        self._sprite_walls = [mine for mine in self._sprite_walls if mine is not walls]
+
+    def _refresh_sprite_walls(self) -> None:
+        """Drop the walls of wall sprites the game took out of their lists."""
+        for walls in self._sprite_walls:
+            walls.refresh()
 
     def can_see(
         self,
