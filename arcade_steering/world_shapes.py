@@ -85,8 +85,11 @@ class WorldShapes:
         """Take the walls of :meth:`add_wall_sprites` out of the space, for good.
 
         Raises:
+            TypeError: ``walls`` is not a ``SpriteWalls``.
             ValueError: ``walls`` is not this world's.
         """
+        if not isinstance(walls, SpriteWalls):
+            raise TypeError(f"walls must be a SpriteWalls, got {type(walls).__name__}")
         if not any(walls is mine for mine in self._sprite_walls):
             raise ValueError("walls were not added by this world's add_wall_sprites")
         walls.clear()

@@ -206,9 +206,9 @@ def _hit_box(sprite: Any) -> np.ndarray:
     points = [(float(x), float(y)) for x, y in hit_box.get_adjusted_points()]
     coordinates = [value for point in points for value in point]
     if not all(math.isfinite(value) for value in coordinates):
-        raise ValueError(f"the hit box of {sprite!r} has a non-finite point")
+        raise ValueError(f"sprites: the hit box of {sprite!r} has a non-finite point")
     if coordinates and max(map(abs, coordinates)) > WORLD_BOUND:
-        raise ValueError(f"the hit box of {sprite!r} lies beyond {WORLD_BOUND:g} px")
+        raise ValueError(f"sprites: the hit box of {sprite!r} lies beyond {WORLD_BOUND:g} px")
     corners = {(round(x, 6), round(y, 6)) for x, y in points}
     xs, ys = sorted({x for x, _ in corners}), sorted({y for _, y in corners})
     if len(corners) == 4 and len(xs) == 2 and len(ys) == 2:
@@ -217,5 +217,5 @@ def _hit_box(sprite: Any) -> np.ndarray:
         p for p, before in zip(points, points[-1:] + points[:-1], strict=True) if p != before
     ]
     if len(distinct) < 2:
-        raise ValueError(f"the hit box of {sprite!r} has no area and no length")
+        raise ValueError(f"sprites: the hit box of {sprite!r} has no area and no length")
     return np.array(distinct)
