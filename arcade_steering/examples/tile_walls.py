@@ -87,7 +87,7 @@ class TileWallsScene(Scene):
             for column, cell in enumerate(line):
                 if cell == "#":
                     tile = arcade.SpriteSolidColor(
-                        int(self.tile), int(self.tile), color=(96, 104, 120)
+                        int(self.tile), int(self.tile), color=(96, 104, 120, 255)
                     )
                     tile.position = self.cell_centre(column, row)
                     self.walls.append(tile)
