@@ -307,7 +307,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
     def restore(self, snapshot: WorldSnapshot) -> None:
         """Go back to a :meth:`snapshot` of this world: agents, walls and obstacles as they were
         then, every agent's sprite moved back. Updating then gives the same bits as the first
-        time.
+        time. Walls from sprites (:meth:`add_wall_sprites`) are built again from the wall sprites
+        in their lists now: put the game's sprite lists back too.
 
         Raises:
             TypeError: ``snapshot`` is not a snapshot.
@@ -325,6 +326,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
                 self._tracker,
                 self._sync,
             )
+            self._refresh_sprite_walls(rebuild=True)
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         return StepFrame(

@@ -95,10 +95,14 @@ class WorldShapes:
         walls.clear()
         self._sprite_walls = [mine for mine in self._sprite_walls if mine is not walls]
 
-    def _refresh_sprite_walls(self) -> None:
-        """Drop the walls of wall sprites the game took out of their lists."""
+    def _refresh_sprite_walls(self, rebuild: bool = False) -> None:
+        """Follow wall sprites the game took out of their lists (or put back); ``rebuild``
+        builds them all again (after a snapshot put the space's walls back)."""
         for walls in self._sprite_walls:
-            walls.refresh()
+            if rebuild:
+                walls.rebuild()
+            else:
+                walls.refresh()
 
     def can_see(
         self,

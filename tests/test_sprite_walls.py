@@ -169,3 +169,37 @@ def test_bad_input_adds_nothing(sprites, thickness, error, message) -> None:
         world.add_wall_sprites([*good, *sprites] if sprites != 5 else sprites, thickness)
     assert list(world.space.shapes) == []
     world.update(DT)
+
+
+def test_a_sprite_put_back_in_a_list_gets_its_walls_back() -> None:
+    world = steer.SteeringWorld(seed=0)
+    tiles = wall_tiles([(i, 0) for i in range(5)])
+    walls = world.add_wall_sprites(tiles)
+    whole = segments(walls)
+    middle = tiles[2]
+    middle.remove_from_sprite_lists()
+    world.update(DT)
+    assert len(walls) == 4 and len(walls.shapes) == 8
+    tiles.append(middle)
+    world.update(DT)
+    assert len(walls) == 5 and segments(walls) == whole
+
+
+def test_restoring_a_snapshot_builds_the_walls_of_the_sprites_standing() -> None:
+    # Before: the restored space held walls the SpriteWalls had already replaced, and the next
+    # knocked-down tile made pymunk fail to remove walls that were no longer in the space.
+    world = steer.SteeringWorld(seed=0)
+    tiles = wall_tiles([(i, 0) for i in range(10)])
+    walls = world.add_wall_sprites(tiles)
+    world.update(DT)
+    snapshot = world.snapshot()
+    knocked = tiles[3]
+    knocked.remove_from_sprite_lists()
+    world.update(DT)
+    tiles.append(knocked)  # the game puts its sprites back, then the world
+    world.restore(snapshot)
+    assert set(world.space.shapes) == set(walls.shapes) and len(walls.shapes) == 4
+    tiles[6].remove_from_sprite_lists()
+    world.update(DT)
+    assert set(world.space.shapes) == set(walls.shapes) and len(walls.shapes) == 8
+    assert world.geometry.static_shapes == tuple(world.space.shapes)

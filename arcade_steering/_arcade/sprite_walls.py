@@ -9,6 +9,7 @@ rebuilds the chunks it reached, not the whole outline.
 from __future__ import annotations
 
 import math
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -39,10 +40,11 @@ class SpriteWalls:
     round its own outline, not merged with its neighbours.
 
     A sprite that was in a sprite list when it was added and is in none now (shot down with
-    ``remove_from_sprite_lists()``) takes its walls with it at the next :meth:`refresh`; a
+    ``remove_from_sprite_lists()``) takes its walls with it at the next :meth:`refresh`, and
+    puts them back if it is appended to a list again; a
     :class:`~arcade_steering.SteeringWorld` refreshes the ones it made at every update. Only
-    the chunks of the outline the removed sprites reached are rebuilt. Moving a wall sprite is
-    not noticed: call :meth:`rebuild`.
+    the chunks of the outline round those sprites are rebuilt. Moving a wall sprite is not
+    noticed: call :meth:`rebuild`.
 
     Build it with :meth:`SteeringWorld.add_wall_sprites
     <arcade_steering.SteeringWorld.add_wall_sprites>`.
@@ -76,35 +78,33 @@ class SpriteWalls:
         if not isinstance(sprites, Iterable):
             raise TypeError(f"sprites must be an iterable of sprites, got {type(sprites).__name__}")
         self._space, self._radius = space, radius
-        #: Sprite, its hit box (a rectangle row or polygon vertices), and whether it is one.
+        #: Every sprite by key, and its hit box: a rectangle row or polygon vertices.
         self._sprites: dict[int, Any] = {}
         self._boxes: dict[int, np.ndarray] = {}
-        self._listed: set[int] = set()
         for key, sprite in enumerate(list(sprites)):
             self._boxes[key] = _hit_box(sprite)
             self._sprites[key] = sprite
-            if getattr(sprite, "sprite_lists", None):
-                self._listed.add(key)
+        #: The sprites followed in and out of their lists (those in one when given).
+        self._listed = {key for key, s in self._sprites.items() if getattr(s, "sprite_lists", None)}
+        self._standing = set(self._sprites)
         self._members: dict[Chunk, set[int]] = defaultdict(set)
         self._chunks_of: dict[int, list[Chunk]] = {}
         self._walls: dict[Chunk, list[pymunk.Segment]] = {}
-        for key in self._sprites:
-            self._chunks_of[key] = self._reach(self._boxes[key])
-            for chunk in self._chunks_of[key]:
-                self._members[chunk].add(key)
-        self._build(list(self._members))
+        #: Every wall made, to find them after a snapshot put old ones back in the space.
+        self._made: weakref.WeakSet[pymunk.Segment] = weakref.WeakSet()
+        self._build_all()
 
     def __len__(self) -> int:
-        """Number of wall sprites still standing."""
-        return len(self._sprites)
+        """Number of wall sprites standing."""
+        return len(self._standing)
 
     def __repr__(self) -> str:
-        return f"SpriteWalls(sprites={len(self._sprites)}, walls={len(self.shapes)})"
+        return f"SpriteWalls(sprites={len(self)}, walls={len(self.shapes)})"
 
     @property
     def sprites(self) -> list[Any]:
-        """The wall sprites still standing, in the order they were given."""
-        return list(self._sprites.values())
+        """The wall sprites standing (in a sprite list, or never in one), in the order given."""
+        return [sprite for key, sprite in self._sprites.items() if key in self._standing]
 
     @property
     def shapes(self) -> list[pymunk.Segment]:
@@ -112,26 +112,32 @@ class SpriteWalls:
         return [segment for walls in self._walls.values() for segment in walls]
 
     def refresh(self) -> int:
-        """Take out the walls of sprites that left all their sprite lists since the last call.
+        """Take out the walls of sprites that left all their sprite lists since the last call,
+        and put back those of sprites that are in one again.
 
         Returns:
-            How many sprites left.
+            How many sprites left or came back.
         """
-        gone = [
-            key for key in self._listed if not getattr(self._sprites[key], "sprite_lists", None)
+        changed = [
+            key
+            for key in self._listed
+            if bool(getattr(self._sprites[key], "sprite_lists", None)) != (key in self._standing)
         ]
         dirty: set[Chunk] = set()
-        for key in gone:
-            self._listed.discard(key)
-            del self._sprites[key], self._boxes[key]
-            for chunk in self._chunks_of.pop(key):
-                self._members[chunk].discard(key)
+        for key in changed:
+            self._standing ^= {key}
+            for chunk in self._chunks_of[key]:
+                if key in self._standing:
+                    self._members[chunk].add(key)
+                else:
+                    self._members[chunk].discard(key)
                 dirty.add(chunk)
         self._build(sorted(dirty))
-        return len(gone)
+        return len(changed)
 
     def rebuild(self) -> None:
-        """Build every wall again from the sprites' hit boxes now (after moving wall sprites).
+        """Build every wall again from the hit boxes of the sprites standing now (after moving
+        wall sprites, or after a world's ``restore``, which calls it).
 
         Raises:
             TypeError, ValueError: As the constructor, for a hit box gone bad. The old walls
@@ -140,18 +146,30 @@ class SpriteWalls:
         boxes = {key: _hit_box(sprite) for key, sprite in self._sprites.items()}
         self.clear()
         self._boxes = boxes
-        for key, box in boxes.items():
-            self._chunks_of[key] = self._reach(box)
-            for chunk in self._chunks_of[key]:
-                self._members[chunk].add(key)
-        self._build(list(self._members))
+        self._standing = {
+            key
+            for key, sprite in self._sprites.items()
+            if key not in self._listed or getattr(sprite, "sprite_lists", None)
+        }
+        self._build_all()
 
     def clear(self) -> None:
-        """Take every wall out of the space (the sprites stay listed; :meth:`rebuild` puts
-        their walls back)."""
-        self._remove(list(self._walls))
+        """Take every wall it made out of the space (:meth:`rebuild` puts them back)."""
+        made = [segment for segment in self._made if segment.space is self._space]
+        if made:
+            self._space.remove(*made)
+        self._walls.clear()
         self._members.clear()
         self._chunks_of.clear()
+
+    def _build_all(self) -> None:
+        """Work out every sprite's chunks, and build the walls of every chunk."""
+        for key, box in self._boxes.items():
+            self._chunks_of[key] = self._reach(box)
+            if key in self._standing:
+                for chunk in self._chunks_of[key]:
+                    self._members[chunk].add(key)
+        self._build(list(self._members))
 
     def _reach(self, box: np.ndarray) -> list[Chunk]:
         """The chunks a hit box reaches into: all it overlaps (with :data:`_REACH` to spare) if
@@ -166,6 +184,7 @@ class SpriteWalls:
 
     def _remove(self, chunks: list[Chunk]) -> None:
         walls = [segment for chunk in chunks for segment in self._walls.pop(chunk, [])]
+        walls = [segment for segment in walls if segment.space is self._space]
         if walls:
             self._space.remove(*walls)
 
@@ -192,6 +211,7 @@ class SpriteWalls:
                 ends = np.concatenate([ends, *(np.roll(p, -1, axis=0) for p in polygons)])
             walls = edge_walls(self._space, starts, ends, self._radius)
             add_shapes(self._space, walls)
+            self._made.update(walls)
             self._walls[chunk] = walls
 
 
