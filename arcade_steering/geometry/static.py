@@ -243,21 +243,27 @@ def _polygon_edges(
     pymunk keeps a polygon convex with distinct vertices; a degenerate one (all vertices equal)
     gives one zero-length edge, a disc of its radius, which the capsule kernels handle.
     """
-    starts: list[np.ndarray] = []
-    radii: list[float] = []
-    owners: list[pymunk.Poly] = []
+    local: list[tuple[float, float]] = []
+    counts: list[int] = []
     for poly in polygons:
-        local = poly.get_vertices()
-        world = np.array([tuple(poly.body.local_to_world(v)) for v in local], dtype=float)
-        if len(world) > 1 and np.array_equal(world[0], world[-1]):
-            world = world[:-1]
-        starts.append(world)
-        radii += [poly.radius] * len(world)
-        owners += [poly] * len(world)
-    if not starts:
+        vertices = poly.get_vertices()
+        local += vertices
+        counts.append(len(vertices))
+    if not local:
         return np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), []
-    ends = [np.roll(world, -1, axis=0) for world in starts]
-    return np.concatenate(starts), np.concatenate(ends), np.array(radii), owners
+    owner = np.repeat(np.arange(len(polygons)), counts)
+    bodies = [poly.body for poly in polygons]
+    position = np.array([tuple(body.position) for body in bodies], dtype=float)[owner]
+    turn = np.array([tuple(body.rotation_vector) for body in bodies], dtype=float)[owner]
+    x, y = np.array(local, dtype=float).T
+    starts = position + np.column_stack(
+        (turn[:, 0] * x - turn[:, 1] * y, turn[:, 1] * x + turn[:, 0] * y)
+    )
+    following = np.arange(1, len(starts) + 1)
+    firsts = np.cumsum(counts) - np.asarray(counts)
+    following[np.cumsum(counts) - 1] = firsts  # the last vertex joins the first
+    radius = np.array([poly.radius for poly in polygons])[owner]
+    return starts, starts[following], radius, [polygons[i] for i in owner.tolist()]
 
 
 def _static_shapes(shapes: tuple[pymunk.Shape, ...]) -> tuple[pymunk.Shape, ...]:
