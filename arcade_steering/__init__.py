@@ -11,6 +11,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 """
 
 from . import formations, params, testing
+from ._arcade.sprite_walls import SpriteWalls
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
 from ._core.snapshot import WorldSnapshot
@@ -69,6 +70,7 @@ __all__ = [
     "Scan",
     "Seek",
     "Separation",
+    "SpriteWalls",
     "StayOnPath",
     "SteeringAgent",
     "SteeringComponent",

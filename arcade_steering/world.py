@@ -80,6 +80,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         self.rng = np.random.default_rng(check_seed("seed", seed))
         self._space = world_space(space, self._physics)
         self._geometry = StaticGeometry()
+        self._sprite_walls = []
         self._agents = AgentTable()
         self._neighborhood = Neighborhood(self._agents)
         self._tracker = MotionTracker()
@@ -233,6 +234,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         driven = None if engine is None else DrivenBodies.pull(engine, arrays, plan.rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
+        self._refresh_sprite_walls()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None
@@ -305,7 +307,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
     def restore(self, snapshot: WorldSnapshot) -> None:
         """Go back to a :meth:`snapshot` of this world: agents, walls and obstacles as they were
         then, every agent's sprite moved back. Updating then gives the same bits as the first
-        time.
+        time. Walls from sprites (:meth:`add_wall_sprites`) are built again from the wall sprites
+        in their lists now: put the game's sprite lists back too.
 
         Raises:
             TypeError: ``snapshot`` is not a snapshot.
@@ -323,6 +326,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
                 self._tracker,
                 self._sync,
             )
+            self._refresh_sprite_walls(rebuild=True)
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         return StepFrame(

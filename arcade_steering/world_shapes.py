@@ -8,6 +8,7 @@ from typing import Any
 import pymunk
 
 from . import geometry
+from ._arcade.sprite_walls import SpriteWalls
 from ._core.agents import AgentTable
 from ._core.perception import can_see
 from .geometry import StaticGeometry
@@ -21,12 +22,14 @@ class WorldShapes:
     _space: pymunk.Space
     _geometry: StaticGeometry
     _agents: AgentTable
+    _sprite_walls: list[SpriteWalls]
 
     @property
     def space(self) -> pymunk.Space:
         """The ``pymunk.Space`` holding walls and obstacles (static Segments and Circles).
 
-        Static segments and circles added to it directly count too, from the next update.
+        Static segments, polygons and circles added to it directly count too, from the next
+        update.
         """
         return self._space
 
@@ -82,6 +85,43 @@ class WorldShapes:
     def remove_shape(self, shape: pymunk.Shape) -> None:
         """Remove a wall or obstacle from the space."""
         geometry.remove_shape(self._space, shape)
+
+    def add_wall_sprites(self, sprites: Any, thickness: float = 0.0) -> SpriteWalls:
+        """Add walls round the union of wall sprites' hit boxes (a ``SpriteList``, a Tiled tile
+        layer, ``scene["Walls"]``): shared edges dropped, collinear ones joined. A sprite the
+        game takes out of all its sprite lists takes its walls with it at the next update.
+        See "Walls from sprites" on the page "Walls and obstacles".
+
+        Raises:
+            TypeError: ``sprites`` holds something without a ``hit_box``.
+            ValueError: A bad ``thickness`` or hit box. Nothing is added.
+        """
+        walls = SpriteWalls(self._space, sprites, thickness)
+        self._sprite_walls.append(walls)
+        return walls
+
+    def remove_wall_sprites(self, walls: SpriteWalls) -> None:
+        """Take the walls of :meth:`add_wall_sprites` out of the space, for good.
+
+        Raises:
+            TypeError: ``walls`` is not a ``SpriteWalls``.
+            ValueError: ``walls`` is not this world's.
+        """
+        if not isinstance(walls, SpriteWalls):
+            raise TypeError(f"walls must be a SpriteWalls, got {type(walls).__name__}")
+        if not any(walls is mine for mine in self._sprite_walls):
+            raise ValueError("walls were not added by this world's add_wall_sprites")
+        walls.clear()
+        self._sprite_walls = [mine for mine in self._sprite_walls if mine is not walls]
+
+    def _refresh_sprite_walls(self, rebuild: bool = False) -> None:
+        """Follow wall sprites the game took out of their lists (or put back); ``rebuild``
+        builds them all again (after a snapshot put the space's walls back)."""
+        for walls in self._sprite_walls:
+            if rebuild:
+                walls.rebuild()
+            else:
+                walls.refresh()
 
     def can_see(
         self,

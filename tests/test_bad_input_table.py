@@ -840,6 +840,66 @@ def shape_rows() -> list[Row]:
     ]
 
 
+def _tiles(*points: tuple[float, float]) -> list[Any]:
+    """Square arcade sprites of 20 px at ``points``, for wall sprites."""
+    import arcade
+
+    tiles = []
+    for point in points:
+        tile = arcade.SpriteSolidColor(20, 20, color=arcade.color.GRAY)
+        tile.position = point
+        tiles.append(tile)
+    return tiles
+
+
+def wall_sprite_rows() -> list[Row]:
+    far = _tiles((0, 0))
+    far[0].position = (3e8, 0)
+    return [
+        *[
+            call(
+                f"add_wall_sprites(sprites={label})",
+                lambda env, make=make: env.world.add_wall_sprites(make()),
+                e,
+                "sprites",
+            )
+            for label, make, e in (
+                ("5", lambda: 5, TypeError),
+                ("None", lambda: None, TypeError),
+                ("[StubSprite]", lambda: [*_tiles((0, 0)), StubSprite(0, 0)], TypeError),
+                ("[(0, 0)]", lambda: [(0, 0)], TypeError),
+                ("[far away]", lambda: [*_tiles((50, 50)), *far], ValueError),
+            )
+        ],
+        *[
+            call(
+                f"add_wall_sprites(thickness={_short(v)})",
+                lambda env, v=v: env.world.add_wall_sprites(_tiles((0, 0)), v),
+                e,
+                "thickness",
+            )
+            for v, e in THICKNESS_BAD
+        ],
+        *[
+            call(
+                f"remove_wall_sprites({label})",
+                lambda env, make=make: env.world.remove_wall_sprites(make()),
+                e,
+                "walls",
+            )
+            for label, make, e in (
+                ("None", lambda: None, TypeError),
+                ("a list", lambda: [], TypeError),
+                (
+                    "another world's",
+                    lambda: steer.SteeringWorld().add_wall_sprites(_tiles((0, 0))),
+                    ValueError,
+                ),
+            )
+        ],
+    ]
+
+
 def _removed_shape(env: Env) -> pymunk.Shape:
     shape = env.world.add_obstacle((-100, 100), 5)
     env.world.remove_shape(shape)
@@ -1254,6 +1314,15 @@ def tiled_rows() -> list[Row]:
             )
             for v in ("walls", None, 5)
         ],
+        *[
+            call(
+                f"load_level(wall_layers={_short(v)})",
+                lambda env, v=v: tiled.load_level(DEMO_LEVEL, env.world, wall_layers=v),
+                e,
+                "wall_layers",
+            )
+            for v, e in (("Walls", TypeError), (None, TypeError), (("Walls",), tiled.LevelError))
+        ],
         call(
             "load_level(unknown option)",
             lambda env: tiled.load_level(DEMO_LEVEL, env.world, scale=2.0),
@@ -1432,6 +1501,7 @@ ROWS: list[Row] = [
     *attach_rows(),
     *agent_rows(),
     *shape_rows(),
+    *wall_sprite_rows(),
     *pure(component_rows()),
     *pure(blend_rows()),
     *pure(path_rows()),

@@ -22,6 +22,7 @@ Example:
 """
 
 from .hits import KIND_NONE, KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
+from .outline import rectangle_outline
 from .shapes import (
     GEOMETRY_FILTER,
     WALL_CATEGORY,
@@ -53,6 +54,7 @@ __all__ = [
     "add_wall",
     "add_walls",
     "obstacle_circle",
+    "rectangle_outline",
     "remove_shape",
     "wall_segments",
 ]

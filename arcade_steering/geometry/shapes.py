@@ -25,6 +25,7 @@ __all__ = [
     "add_shapes",
     "add_wall",
     "add_walls",
+    "edge_walls",
     "obstacle_circle",
     "remove_shape",
     "wall_segments",
@@ -167,6 +168,33 @@ def wall_segments(
     if closing:
         pairs.append((distinct[-1], distinct[0]))
     return [_local_segment(body, pa, pb, radius) for pa, pb in pairs]
+
+
+def edge_walls(
+    space: pymunk.Space, starts: np.ndarray, ends: np.ndarray, radius: float
+) -> list[pymunk.Segment]:
+    """Walls from each of ``starts`` to the same row of ``ends``, built on the space's static
+    body but not added (for :func:`add_shapes`): the many edges of an outline at once, with no
+    checks but the space's.
+
+    Args:
+        space: The space whose static body they go on.
+        starts: ``[m, 2]`` world px, finite, within :data:`WORLD_BOUND`.
+        ends: ``[m, 2]`` world px, each row differing from that of ``starts``.
+        radius: Half the walls' thickness, px, finite and >= 0.
+
+    Returns:
+        The segments, in row order, tagged like :func:`add_wall`'s.
+    """
+    check_space(space)
+    body = space.static_body
+    if body.position != (0, 0) or body.angle:
+        starts = np.array([_local(body, (x, y)) for x, y in starts.tolist()]).reshape(-1, 2)
+        ends = np.array([_local(body, (x, y)) for x, y in ends.tolist()]).reshape(-1, 2)
+    return [
+        _local_segment(body, (ax, ay), (bx, by), radius)
+        for (ax, ay), (bx, by) in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
 
 
 def add_shapes(space: pymunk.Space, shapes: Sequence[pymunk.Shape]) -> None:
