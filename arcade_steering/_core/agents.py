@@ -20,6 +20,7 @@ import numpy as np
 
 from .arrays import AgentArrays, SavedArrays
 from .batches import Batch, group_into_batches
+from .owners import check_free, hold, release
 from .plan import RowPlan
 from .tree import Node
 
@@ -79,12 +80,14 @@ class AgentTable:
         arrays.behavior[slot] = behavior
         self._slot_of[id(sprite)] = slot
         self._order[slot] = None
+        hold(self, [id(sprite)])
         self._changed()
         return slot
 
     def remove(self, slots: list[int]) -> None:
         """Detach the agents in ``slots``; their views go stale (see ``generation``)."""
         arrays = self.arrays
+        release(self, [arrays.sprite_id[slot] for slot in slots])
         for slot in slots:
             del self._slot_of[arrays.sprite_id[slot]]
             del self._order[slot]
@@ -115,6 +118,7 @@ class AgentTable:
             self._layout = saved.layout
             return
         if not same_agents:  # what depends on who is attached is worked out again
+            release(self, self._slot_of)
             self._slot_of = dict(saved.slot_of)
             self._order = dict(saved.order)
             self._changed()
@@ -125,6 +129,26 @@ class AgentTable:
         gone = [slot for slot in self._order if sprite[slot]() is None]
         if gone:
             self.remove(gone)
+        if not same_agents:
+            hold(self, self._slot_of)
+
+    def check_load(self, saved: SavedTable) -> None:
+        """Raise if :meth:`load` would attach again a sprite another world steers now.
+
+        Raises:
+            ValueError: It would.
+        """
+        if saved.layout == self._layout:
+            return
+        sprite = saved.arrays.columns["sprite"]
+        for slot in saved.order:
+            held = sprite[slot]()
+            if held is not None and self.slot_of(held) is None:
+                check_free(self, held)
+
+    def release_all(self) -> None:
+        """Let other worlds attach this table's sprites (its world is gone)."""
+        release(self, self._slot_of)
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""
