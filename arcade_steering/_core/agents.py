@@ -24,7 +24,7 @@ from .owners import check_free, hold, release
 from .plan import RowPlan
 from .tree import Node
 
-__all__ = ["AgentTable", "SavedTable"]
+__all__ = ["AgentTable", "SavedTable", "new_layout"]
 
 # Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
 _call = getattr(operator, "call", None)
@@ -43,6 +43,13 @@ class SavedTable:
     order: dict[int, None]
     #: The table's layout number then.
     layout: int
+    #: Makes the table's reference to a sprite (weak, reporting its death to the table).
+    reference: Callable[[Any], Any]
+
+
+def new_layout() -> int:
+    """A layout number never given before (for a table's snapshot built from a file)."""
+    return next(_layouts)
 
 
 class AgentTable:
@@ -75,7 +82,7 @@ class AgentTable:
         """Give ``sprite`` a slot (its other columns are the caller's to fill)."""
         arrays = self.arrays
         slot = arrays.allocate()
-        arrays.sprite[slot] = _weak(sprite, self._collected.append)
+        arrays.sprite[slot] = self._reference(sprite)
         arrays.sprite_id[slot] = id(sprite)
         arrays.behavior[slot] = behavior
         self._slot_of[id(sprite)] = slot
@@ -99,7 +106,7 @@ class AgentTable:
         if self._saved_layout is None or self._saved_layout[0] != self._layout:
             self._saved_layout = (self._layout, dict(self._slot_of), dict(self._order))
         _, slot_of, order = self._saved_layout
-        return SavedTable(self.arrays.save(), slot_of, order, self._layout)
+        return SavedTable(self.arrays.save(), slot_of, order, self._layout, self._reference)
 
     def load(self, saved: SavedTable) -> None:
         """Put back a :meth:`save`: the agents attached then, as they were. Agents whose
@@ -149,6 +156,9 @@ class AgentTable:
     def release_all(self) -> None:
         """Let other worlds attach this table's sprites (its world is gone)."""
         release(self, self._slot_of)
+
+    def _reference(self, sprite: Any) -> Any:
+        return _weak(sprite, self._collected.append)
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""
