@@ -138,6 +138,23 @@ def test_the_agents_of_the_save_are_attached_and_others_detached() -> None:
     assert isinstance(agent.behavior, steer.Wander)
 
 
+def test_a_save_of_a_larger_world_loads_into_an_empty_one() -> None:
+    world = steer.SteeringWorld(seed=2)
+    sprites = [StubSprite(i * 3.0, 0) for i in range(100)]  # more slots than a new world has
+    wander = steer.WeightedBlend((steer.Wander(), 1.0), (steer.Separation(20), 1.0))
+    for sprite in sprites:
+        world.attach(sprite, wander)
+    world.update(1 / 60)
+    data = steer.save_world(world, names={f"a{i}": s for i, s in enumerate(sprites)})
+    empty = steer.SteeringWorld()
+    again = [StubSprite(0, 0) for _ in sprites]
+    steer.load_world(empty, data, resolve={f"a{i}": s for i, s in enumerate(again)})
+    for _ in range(20):
+        world.update(1 / 60)
+        empty.update(1 / 60)
+    assert [s.position for s in again] == [s.position for s in sprites]
+
+
 def test_a_tree_the_game_holds_that_writes_the_same_is_kept() -> None:
     world = steer.SteeringWorld()
     leader, follower = StubSprite(0, 0), StubSprite(-30, 0)

@@ -148,9 +148,11 @@ class AgentArrays:
                 not needed when they hold what they held then.
         """
         capacity = max(self.capacity, saved.capacity)
-        for each in _COLUMNS if objects or capacity != saved.capacity else _NUMBERS:
+        # A snapshot read from a file may be larger than the world it is read into.
+        in_place = capacity == saved.capacity == self.capacity
+        for each in _COLUMNS if objects or not in_place else _NUMBERS:
             old = saved.columns[each.name]
-            if capacity == saved.capacity:  # the usual case: copy into the columns in place
+            if in_place:  # the usual case: copy into the columns in place
                 np.copyto(getattr(self, each.name), old)
                 continue
             column = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)

@@ -35,7 +35,7 @@ FORMAT = "arcade_steering save"
 #: :func:`~arcade_steering.load_world` reads.
 SAVE_VERSION = 1
 #: The largest save :func:`~arcade_steering.load_world` reads by default, bytes (a world of
-#: 10,000 agents writes about 8 MiB).
+#: 10,000 agents writes about 4 MiB).
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 #: The only array types a save holds: floats, whole numbers and flags, little-endian.
@@ -111,7 +111,7 @@ def parse(data: bytes) -> dict[str, Any]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveFileError(f"save.format must be {FORMAT!r}: not a save file")
     version = document.get("version")
-    if version != SAVE_VERSION:
+    if type(version) is not int or version != SAVE_VERSION:
         raise SaveFileError(
             f"save.version must be {SAVE_VERSION}, got {version!r}: written by another "
             "version of arcade_steering"

@@ -141,7 +141,8 @@ def _free(document: Any, capacity: int, taken: list[int]) -> list[int]:
     free = field(document, "free", list, "save")
     for index, slot in enumerate(free):
         whole_number(slot, f"save.free[{index}]", 0, capacity - 1)
-    if sorted([*free, *taken]) != list(range(capacity)):
+    # Lengths first: the slots are in the file, the capacity is only a number.
+    if len(free) + len(taken) != capacity or set(free) | set(taken) != set(range(capacity)):
         raise SaveFileError(
             "save.free and the agents' slots must hold every slot below save.capacity once"
         )
