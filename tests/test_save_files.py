@@ -325,3 +325,47 @@ def test_a_save_naming_a_sprite_of_another_world_is_refused() -> None:
     with pytest.raises(ValueError, match="attached to another SteeringWorld"):
         steer.load_world(world, data, resolve=fresh)
     assert _state(world) == before
+
+
+# -- fuzzed saves: every one loads or raises SaveFileError, and a refused one changes nothing ------
+
+
+def _leaves(node: Any, path: tuple = ()) -> list[tuple]:
+    """Paths to every value in a JSON document."""
+    found = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _leaves(value, (*path, index))
+    return found
+
+
+ODD_VALUES = [None, True, -1, 0, 2**70, 1e308, -0.5, "", "x", [], [1, 2], {}, {"ref": "mouse"}]
+
+
+def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing() -> None:
+    _, _, data = _saved_game()
+    document = json.loads(data)
+    leaves = _leaves(document)[1:]
+    rng = np.random.default_rng(5)
+    world, fresh = save_scene.build()
+    for case in range(300):
+        spoiled = json.loads(data)
+        path = leaves[rng.integers(len(leaves))]
+        parent = spoiled
+        for key in path[:-1]:
+            parent = parent[key]
+        if rng.random() < 0.2 and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = ODD_VALUES[rng.integers(len(ODD_VALUES))]
+        before = _state(world)
+        try:
+            steer.load_world(world, json.dumps(spoiled).encode(), resolve=fresh)
+        except steer.SaveFileError:
+            assert _state(world) == before, f"case {case}: {path}"
+        world.update(1 / 60)
+        for agent in world.agents:
+            assert np.isfinite(agent.position).all(), f"case {case}: {path}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -82,13 +81,13 @@ def load_world(
         raise TypeError(f"max_bytes must be an int, got {type(max_bytes).__name__}")
     if max_bytes < 1:
         raise ValueError(f"max_bytes must be >= 1, got {max_bytes}")
+    find = resolver(resolve)
     document = parse(read_bytes(file, max_bytes))
     saved_level = document.get("level")
     if level is not None and saved_level != level:
         raise SaveFileError(
             f"save.level is {saved_level!r}: a save of another level than {level!r}"
         )
-    find = resolver(resolve)
     now = world.snapshot()
     capacity = whole_number(field(document, "capacity", int, "save"), "save.capacity", 1, max_bytes)
     agents = _agents(document, capacity, find)
@@ -212,10 +211,10 @@ def _columns(data: Mapping[str, Any], capacity: int, free: list[int]) -> dict[st
 def _check_numbers(name: str, values: np.ndarray, where: str) -> None:
     if np.isnan(values).any() or (np.isinf(values).any() and name not in _LIMITS):
         raise SaveFileError(f"{where} must be finite")
+    if (np.abs(values[np.isfinite(values)]) > LIMIT).any():
+        raise SaveFileError(f"{where} must be within {LIMIT:g} of 0")
     if name in _POSITIVE | _LIMITS and (values <= 0).any():
         raise SaveFileError(f"{where} must be > 0")
-    if name in ("max_speed", "max_force") and (values > LIMIT).any():
-        raise SaveFileError(f"{where} must be at most {LIMIT:g}")
     if name == "radius" and (values < 0).any():
         raise SaveFileError(f"{where} must be >= 0")
 
@@ -285,7 +284,7 @@ def _tracker(data: list[Any], find: Any) -> dict[int, list[Any]]:
 
 def _pair(value: list[Any], where: str) -> tuple[float, float]:
     if len(value) != 2 or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value
+        isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= LIMIT for v in value
     ):
-        raise SaveFileError(f"{where} must be [x, y], finite numbers")
+        raise SaveFileError(f"{where} must be [x, y], numbers within {LIMIT:g} of 0")
     return float(value[0]), float(value[1])

@@ -69,7 +69,7 @@ def match_shapes(
 def _check(entry: Any, where: str) -> Geometry:
     sizes = {"wall": 6, "obstacle": 4}
     kind = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else ""
-    if sizes.get(kind) != len(entry):
+    if kind not in sizes or sizes[kind] != len(entry):
         raise SaveFileError(
             f'{where} must be ["wall", ax, ay, bx, by, radius] or ["obstacle", x, y, radius]'
         )

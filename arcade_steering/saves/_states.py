@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._core.component import SteeringComponent
+from .._util.validate import LIMIT
 from ._format import SaveFileError, decode_array, encode_array, field, whole_number
 
 __all__ = ["read_states", "write_states"]
@@ -84,6 +85,8 @@ def read_states(
                 f"{where}.values.shape must be [{capacity}] or [{capacity}, k <= {_MAX_WIDTH}]"
             )
         values = decode_array(entry["values"], f"{where}.values", "<f8", (capacity, *width))
+        if (np.abs(values[np.isfinite(values)]) > LIMIT).any():
+            raise SaveFileError(f"{where}.values must be within {LIMIT:g} of 0, inf or NaN")
         for slot, identity in _identities(key, values, trees):
             code = values[slot]
             if not (math.isnan(code) or code in (_MATCHED, _OTHER)):
