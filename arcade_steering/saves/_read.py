@@ -160,12 +160,15 @@ def _trees(
     data = field(document, "trees", list, "save")
     columns = now.agents.arrays.columns
     held = {id(columns["sprite"][slot]()): columns["behavior"][slot] for slot in now.agents.order}
+    users: dict[int, list[Any]] = {}  # the trees the world gives each saved tree's agents now
+    for row, (sprite, _, index) in enumerate(agents):
+        if index >= len(data):
+            raise SaveFileError(f"save.agents[{row}].tree: there are {len(data)} trees")
+        users.setdefault(index, []).append(held.get(id(sprite)))
     trees = []
     for index, tree in enumerate(data):
-        users = {
-            id(held.get(id(sprite))): held.get(id(sprite)) for sprite, _, t in agents if t == index
-        }
-        kept = next(iter(users.values())) if len(users) == 1 else None
+        now_held = users.get(index, [None])
+        kept = now_held[0] if all(each is now_held[0] for each in now_held) else None
         if kept is not None and isinstance(resolve, Mapping) and _writes(kept, resolve, tree):
             trees.append(kept)
             continue
@@ -173,9 +176,6 @@ def _trees(
             trees.append(from_dict(tree, resolve=resolve, components=components))
         except (ValueError, OverflowError) as error:
             raise SaveFileError(f"save.trees[{index}]: {error}") from None
-    for row, (_, _, tree_index) in enumerate(agents):
-        if tree_index >= len(trees):
-            raise SaveFileError(f"save.agents[{row}].tree: there are {len(trees)} trees")
     return trees
 
 

@@ -36,6 +36,7 @@ def write_states(
         SaveFileError: A state's key is not ``(node, component, name)``.
     """
     arrays, fills = state
+    nodes = _Nodes(trees)
     written = []
     for key, array in arrays.items():
         if not (
@@ -46,7 +47,7 @@ def write_states(
         ):
             raise SaveFileError(f"save.states: a state keyed {key!r} can't be written")
         values = array.copy()
-        for slot, identity in _identities(key, values, trees):
+        for slot, identity in nodes.identities(key, values):
             if not math.isnan(values[slot]):
                 values[slot] = _MATCHED if values[slot] == identity else _OTHER
         node, component, name = key
@@ -70,6 +71,7 @@ def read_states(
         raise SaveFileError("save.states must be a list")
     arrays: dict[Hashable, np.ndarray] = {}
     fills: dict[Hashable, float] = {}
+    nodes = _Nodes(trees)
     for index, entry in enumerate(data):
         where = f"save.states[{index}]"
         node = whole_number(field(entry, "node", int, where), f"{where}.node", 0, 1 << 30)
@@ -87,7 +89,7 @@ def read_states(
         values = decode_array(entry["values"], f"{where}.values", "<f8", (capacity, *width))
         if (np.abs(values[np.isfinite(values)]) > LIMIT).any():
             raise SaveFileError(f"{where}.values must be within {LIMIT:g} of 0, inf or NaN")
-        for slot, identity in _identities(key, values, trees):
+        for slot, identity in nodes.identities(key, values):
             code = values[slot]
             if not (math.isnan(code) or code in (_MATCHED, _OTHER)):
                 raise SaveFileError(f"{where}.values[{slot}] must be 0, 1 or NaN, got {code}")
@@ -108,22 +110,27 @@ def _fill(text: str, where: str) -> float:
     return fill
 
 
-def _identities(
-    key: tuple[Any, ...], values: np.ndarray, trees: dict[int, SteeringComponent]
-) -> list[tuple[int, float]]:
-    """``(slot, identity)`` of each agent whose component at ``key`` notes an identity in
-    its state ``key[2]`` (see ``SteeringComponent.identity_state``)."""
-    if values.ndim != 1:
-        return []
-    node, component, name = key
-    found = []
-    nodes: dict[int, list[SteeringComponent]] = {}
-    for slot, tree in trees.items():
-        listed = nodes.get(id(tree))
-        if listed is None:
-            listed = nodes[id(tree)] = list(tree.iter_tree())
-        if node < len(listed) and type(listed[node]).__name__ == component:
-            identity = listed[node].identity_state(name)
-            if identity is not None:
-                found.append((slot, identity))
-    return found
+class _Nodes:
+    """The components of each agent's tree, by pre-order index (the ``node`` of a state key),
+    listed once per tree."""
+
+    def __init__(self, trees: dict[int, SteeringComponent]) -> None:
+        self._trees = trees
+        self._listed: dict[int, list[SteeringComponent]] = {}
+
+    def identities(self, key: tuple[Any, ...], values: np.ndarray) -> list[tuple[int, float]]:
+        """``(slot, identity)`` of each agent whose component at ``key`` notes an identity in
+        its state ``key[2]`` (see ``SteeringComponent.identity_state``)."""
+        if values.ndim != 1:
+            return []
+        node, component, name = key
+        found = []
+        for slot, tree in self._trees.items():
+            listed = self._listed.get(id(tree))
+            if listed is None:
+                listed = self._listed[id(tree)] = list(tree.iter_tree())
+            if node < len(listed) and type(listed[node]).__name__ == component:
+                identity = listed[node].identity_state(name)
+                if identity is not None:
+                    found.append((slot, identity))
+        return found
