@@ -141,7 +141,10 @@ def _free(document: Any, capacity: int, taken: list[int]) -> list[int]:
     for index, slot in enumerate(free):
         whole_number(slot, f"save.free[{index}]", 0, capacity - 1)
     # Lengths first: the slots are in the file, the capacity is only a number.
-    if len(free) + len(taken) != capacity or set(free) | set(taken) != set(range(capacity)):
+    if (
+        len(free) + len(taken) != capacity
+        or (np.bincount(np.array([*free, *taken], dtype=np.intp), minlength=capacity) != 1).any()
+    ):
         raise SaveFileError(
             "save.free and the agents' slots must hold every slot below save.capacity once"
         )
