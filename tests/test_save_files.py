@@ -179,6 +179,11 @@ def test_writing_to_a_path_replaces_the_old_save_whole(tmp_path: Path) -> None:
     path.write_bytes(b"old")
     data = steer.save_world(world, path, names={"s": sprite})
     assert path.read_bytes() == data and list(tmp_path.iterdir()) == [path]
+    stream = io.BytesIO()
+    assert steer.save_world(world, stream, names={"s": sprite}) == data == stream.getvalue()
+    with pytest.raises(OSError):
+        steer.save_world(world, tmp_path / "no folder" / "slot.save", names={"s": sprite})
+    assert path.read_bytes() == data
     assert json.loads(data)["version"] == steer.saves.SAVE_VERSION
 
 

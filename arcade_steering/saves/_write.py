@@ -45,6 +45,7 @@ def save_world(
         TypeError: An argument has the wrong type.
         SaveFileError: Something can't be written: an object with no name (the message
             names the field), two agents with one name. Nothing is written.
+        OSError: ``file`` can't be written (the old file at that path is left whole).
     """
     if not isinstance(world, SteeringWorld):
         raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
