@@ -7,6 +7,7 @@ import copy
 import gc
 import pickle
 import tracemalloc
+import weakref
 
 import pymunk
 import pytest
@@ -221,3 +222,13 @@ def test_pickling_a_snapshot_says_to_use_save_files() -> None:
     with pytest.raises(TypeError, match=r"can't be pickled.*steer\.save_world"):
         pickle.dumps(snapshot)
     assert copy.copy(snapshot) is snapshot and copy.deepcopy(snapshot) is snapshot
+
+
+def test_a_snapshot_kept_does_not_keep_its_dropped_worlds_agents_alive() -> None:
+    world = steer.SteeringWorld()
+    _level(world)
+    snapshot = world.snapshot()
+    table = weakref.ref(world._agents)
+    del world
+    gc.collect()
+    assert table() is None and snapshot.agents.order

@@ -13,6 +13,7 @@ import operator
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import count, repeat
 from typing import Any
 
@@ -63,6 +64,9 @@ class AgentTable:
         # id can be reused), and the world drops such agents before it next looks anything up.
         self._slot_of: dict[int, int] = {}
         self._collected: list[Any] = []
+        # Makes the table's reference to a sprite; holds the list, not the table (snapshots
+        # keep it, and must not keep a dropped world's table alive).
+        self._reference = partial(_weak, collected=self._collected.append)
         # The attached slots in attach order (a dict: O(1) removal, insertion order kept).
         self._order: dict[int, None] = {}
         self._rows: np.ndarray | None = None
@@ -156,9 +160,6 @@ class AgentTable:
     def release_all(self) -> None:
         """Let other worlds attach this table's sprites (its world is gone)."""
         release(self, self._slot_of)
-
-    def _reference(self, sprite: Any) -> Any:
-        return _weak(sprite, self._collected.append)
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""
