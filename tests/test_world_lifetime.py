@@ -226,9 +226,9 @@ def test_pickling_a_snapshot_says_to_use_save_files() -> None:
 
 def test_a_snapshot_kept_does_not_keep_its_dropped_worlds_agents_alive() -> None:
     world = steer.SteeringWorld()
-    _level(world)
+    sprites = _level(world)
     snapshot = world.snapshot()
     table = weakref.ref(world._agents)
     del world
     gc.collect()
-    assert table() is None and snapshot.agents.order
+    assert table() is None and len(snapshot.agents.order) == len(sprites)
