@@ -1,8 +1,9 @@
 """Which world steers each sprite: one at a time, or two worlds would both move it.
 
-A process-wide table, ``id(sprite) -> AgentTable``, held weakly on the table's side: a world
-that is dropped lets go of its sprites. An entry is only a hint until checked: the table
-named must still hold that very sprite (ids are reused once a sprite dies).
+A process-wide mapping ``id(sprite) -> AgentTable`` that holds the tables weakly, so a table
+that is collected lets go of its sprites (and a world that is collected releases its table's,
+see ``AgentTable.release_all``). An entry is only a hint until checked: the table named must
+still hold that very sprite (ids are reused once a sprite dies).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ __all__ = ["check_free", "hold", "release"]
 
 
 class Steering(Protocol):
-    """What the table needs of an agent table: whether it holds a sprite."""
+    """What this module asks of an agent table: which slot holds a sprite, if any."""
 
     def slot_of(self, sprite: Any) -> int | None: ...
 
