@@ -50,6 +50,7 @@ class WorldSnapshot:
     weakly: one garbage collected since is not brought back), the random generator, the
     velocity estimates of moving targets and the walls and obstacles of the space. Restore it
     into the world it came from with :meth:`SteeringWorld.restore`, as often as you like.
+    It lives in its process: to write a world to a file, use :func:`~arcade_steering.save_world`.
     """
 
     agents: SavedTable
