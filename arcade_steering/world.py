@@ -307,8 +307,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents
         (who is attached, their columns and their components' per-agent state), the random
         generator and the space's walls and obstacles; not the components' parameters nor a
-        physics engine's bodies. To write a world to a file, use :func:`~arcade_steering.save_world`.
-        See the page "Saving, loading and replays"."""
+        physics engine's bodies. To write a world to a file, use
+        :func:`~arcade_steering.save_world`. See the page "Saving, loading and replays"."""
         with self._guard("snapshot()"):
             self._agents.drop_collected()
             self._geometry.sync(self._space)
