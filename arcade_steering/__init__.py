@@ -33,6 +33,7 @@ from .combine import PriorityBlend, WeightedBlend
 from .flowfield import FlowField
 from .path import Path
 from .replay import Replay, ReplayFrame, ReplayMismatchError
+from .saves import SaveFileError, load_world, save_world
 from .tree_data import TreeDataError, from_dict, to_dict
 from .world import SteeringWorld
 
@@ -67,6 +68,7 @@ __all__ = [
     "Replay",
     "ReplayFrame",
     "ReplayMismatchError",
+    "SaveFileError",
     "Scan",
     "Seek",
     "Separation",
@@ -82,7 +84,9 @@ __all__ = [
     "WorldSnapshot",
     "formations",
     "from_dict",
+    "load_world",
     "params",
+    "save_world",
     "testing",
     "to_dict",
 ]

@@ -20,6 +20,7 @@ class WorldShapes:
     """The part of :class:`~arcade_steering.SteeringWorld` that holds its walls and obstacles."""
 
     _space: pymunk.Space
+    _owns_space: bool
     _geometry: StaticGeometry
     _agents: AgentTable
     _sprite_walls: list[SpriteWalls]
@@ -83,8 +84,15 @@ class WorldShapes:
         return geometry.add_obstacle(self._space, center, radius)
 
     def remove_shape(self, shape: pymunk.Shape) -> None:
-        """Remove a wall or obstacle from the space."""
+        """Remove a wall or obstacle from the space.
+
+        pymunk frees a removed shape at the space's next ``step``: the world steps a space of
+        its own for that (by zero seconds, which moves nothing); a space the game gave it is
+        the game's to step.
+        """
         geometry.remove_shape(self._space, shape)
+        if self._owns_space:
+            geometry.free_removed(self._space, [shape])
 
     def add_wall_sprites(self, sprites: Any, thickness: float = 0.0) -> SpriteWalls:
         """Add walls round the union of wall sprites' hit boxes (a ``SpriteList``, a Tiled tile

@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"behaviors", "combine", "params"},
     {"agent", "world", "world_shapes"},
-    {"testing", "formations", "tree_data", "replay"},
+    {"testing", "formations", "tree_data", "replay", "saves"},
     {"tiled"},
     {"examples", "demo", "__init__", "__main__"},
 ]

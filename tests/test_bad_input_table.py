@@ -1493,6 +1493,55 @@ def hint_rows() -> list[Row]:
     ]
 
 
+def _save_of(env: Env, version: int = 1) -> bytes:
+    """A save of the env's world, every object named by its id, of ``version``."""
+    data = steer.save_world(env.world, names=lambda obj: f"o{id(obj)}")
+    return data.replace(b'"version":1', f'"version":{version}'.encode())
+
+
+def save_rows() -> list[Row]:
+    """Save files: bad arguments and bad saves."""
+    save, load = steer.save_world, steer.load_world
+    bad = steer.SaveFileError
+    return [
+        call("save_world(world=5)", lambda env: save(5), TypeError, "world"),
+        call("save_world(names=5)", lambda env: save(env.world, names=5), TypeError, "names"),
+        call("save_world(level=5)", lambda env: save(env.world, level=5), TypeError, "level"),
+        call("save_world(unnamed)", lambda env: save(env.world), bad, "names"),
+        call("load_world(world=5)", lambda env: load(5, b"{}"), TypeError, "world"),
+        call("load_world(file=5)", lambda env: load(env.world, 5), TypeError, "file"),
+        call(
+            "load_world(resolve=5)",
+            lambda env: load(env.world, b"", resolve=5),
+            TypeError,
+            "resolve",
+        ),
+        call("load_world(level=5)", lambda env: load(env.world, b"", level=5), TypeError, "level"),
+        call(
+            "load_world(max_bytes=0)",
+            lambda env: load(env.world, b"", max_bytes=0),
+            ValueError,
+            "max_bytes",
+        ),
+        call(
+            "load_world(max_bytes=x)",
+            lambda env: load(env.world, b"", max_bytes="x"),
+            TypeError,
+            "max_bytes",
+        ),
+        call("load_world(not json)", lambda env: load(env.world, b"{"), bad, "save"),
+        call(
+            "load_world(version 2)", lambda env: load(env.world, _save_of(env, 2)), bad, "version"
+        ),
+        call(
+            "load_world(no sprites)",
+            lambda env: load(env.world, _save_of(env), resolve={}),
+            bad,
+            "resolve",
+        ),
+    ]
+
+
 # -- the table --------------------------------------------------------------------------------
 
 ROWS: list[Row] = [
@@ -1510,6 +1559,7 @@ ROWS: list[Row] = [
     *pure(formation_rows()),
     *tiled_rows(),
     *hint_rows(),
+    *save_rows(),
 ]
 
 

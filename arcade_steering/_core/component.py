@@ -139,6 +139,16 @@ class SteeringComponent:
         """
         return None
 
+    def identity_state(self, name: str) -> float | None:
+        """What this component's per-agent state ``name`` holds when it notes an identity of
+        this process (which path the agent follows, that path's version), or None for a
+        state of plain numbers.
+
+        Save files write such a state as whether it matched, and reading one gives back this
+        process's value. Override it for a state that holds ``id(...)`` or a counter.
+        """
+        return None
+
     def shape_key(self) -> Hashable:
         """What decides which agents share a batch: class, structure and children."""
         cls = type(self)

@@ -20,7 +20,7 @@ from .._util.masks import some
 from .._util.vec import perpendicular, put_rows, scale_rows, truncate
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
-from ..path.pack import PathPack, pack_of
+from ..path.pack import PathPack, pack_of, path_key
 from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 
@@ -100,6 +100,15 @@ class FollowPath(SteeringComponent):
     direction: int = param(default=1, check=check_direction, kw_only=True)
     slowing_radius: float = param(default=100.0, gt=0.0, kw_only=True)
     tolerance: float = param(default=2.0, ge=0.0, kw_only=True)
+
+    def identity_state(self, name: str) -> float | None:
+        """The per-agent states ``path`` (which path the agent follows) and ``path_version``
+        (its version then) hold identities of this process."""
+        if name == "path":
+            return path_key(self.path)
+        if name == "path_version":
+            return float(self.path.version)
+        return None
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)

@@ -26,6 +26,7 @@ __all__ = [
     "add_wall",
     "add_walls",
     "edge_walls",
+    "free_removed",
     "obstacle_circle",
     "remove_shape",
     "wall_segments",
@@ -294,6 +295,19 @@ def remove_shape(space: pymunk.Space, shape: pymunk.Shape) -> None:
     if shape.space is None or shape.space != space:
         raise ValueError("shape is not in this space")
     space.remove(shape)
+
+
+def free_removed(space: pymunk.Space, removed: Sequence[pymunk.Shape]) -> None:
+    """Let pymunk free ``removed``, shapes just taken out of a space the caller owns.
+
+    pymunk keeps every removed shape (for the collision callbacks of a step in progress) until
+    the space's next ``step``: a space nobody steps keeps them for ever. A step of zero seconds
+    frees them and moves nothing (Chipmunk returns at once when ``dt == 0``). Never call it for
+    a space the game steps itself (its own ``step`` frees them). Inside a step of the space,
+    where pymunk puts removals off, it does nothing.
+    """
+    if removed and all(shape.space is None for shape in removed):
+        space.step(0.0)
 
 
 def _segment(
