@@ -1,10 +1,10 @@
-"""The package index's long description: the README without what an index cannot show.
+"""The package index's long description: the README without what only a checkout has.
 
-The README's pictures and its links to the documentation are paths inside the repository
-(``docs/images/demo.png``, ``docs/index.md``), and the repository has no public address
-to make them absolute: on a package index they would be broken. So the long description is
-the README with its pictures left out and its relative links as plain text. Everything else
-about the package is in ``pyproject.toml``.
+The README's pictures, its links to the documentation and its commands for the tests, the
+documentation site and the benchmarks are files and folders of the repository, which has no
+public address yet: on a package index they would be broken links and commands that fail. The
+README marks them, and the long description leaves them out. Everything else about the package
+is in ``pyproject.toml``.
 """
 
 import re
@@ -12,15 +12,29 @@ from pathlib import Path
 
 from setuptools import setup
 
-#: A picture on a line of its own, and the blank line after it.
-PICTURE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\n(\n)?", re.MULTILINE)
-#: A link whose target is not a URL: its text stays.
-RELATIVE_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+://)[^)]*\)")
+#: A part of the README that only makes sense in a checkout, with its markers.
+CHECKOUT_ONLY = re.compile(
+    r"^<!-- checkout only -->\n.*?^<!-- end checkout only -->\n(\n)?", re.MULTILINE | re.DOTALL
+)
+#: A link or picture whose target is not an absolute URL.
+RELATIVE_LINK = re.compile(r"\]\((?![a-z]+://)[^)]*\)")
 
 
 def long_description(readme: str) -> str:
-    """``readme`` without pictures, its relative links reduced to their text."""
-    return RELATIVE_LINK.sub(r"\1", PICTURE.sub("", readme))
+    """``readme`` without its parts marked ``<!-- checkout only -->``.
+
+    Raises:
+        ValueError: A relative link or picture is left outside those parts.
+    """
+    description = CHECKOUT_ONLY.sub("", readme)
+    stray = RELATIVE_LINK.search(description)
+    if stray:
+        raise ValueError(
+            f"README.md: the relative link {stray.group()!r} would be broken on a package index; "
+            "make it absolute or put it between <!-- checkout only --> and "
+            "<!-- end checkout only -->"
+        )
+    return description
 
 
 if __name__ == "__main__":

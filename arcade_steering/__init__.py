@@ -11,6 +11,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 """
 
 from . import formations, params, testing
+from ._arcade.sprite_walls import SpriteWalls
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
 from ._core.snapshot import WorldSnapshot
@@ -32,8 +33,12 @@ from .combine import PriorityBlend, WeightedBlend
 from .flowfield import FlowField
 from .path import Path
 from .replay import Replay, ReplayFrame, ReplayMismatchError
+from .saves import SaveFileError, load_world, save_world
 from .tree_data import TreeDataError, from_dict, to_dict
 from .world import SteeringWorld
+
+#: The version of the distribution (pyproject.toml reads it from here).
+__version__ = "0.1.0"
 
 __all__ = [
     "Alignment",
@@ -63,9 +68,11 @@ __all__ = [
     "Replay",
     "ReplayFrame",
     "ReplayMismatchError",
+    "SaveFileError",
     "Scan",
     "Seek",
     "Separation",
+    "SpriteWalls",
     "StayOnPath",
     "SteeringAgent",
     "SteeringComponent",
@@ -77,7 +84,9 @@ __all__ = [
     "WorldSnapshot",
     "formations",
     "from_dict",
+    "load_world",
     "params",
+    "save_world",
     "testing",
     "to_dict",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._util.validate import check_real, finite_float
-from .world import SteeringWorld
+from .world import SteeringWorld, check_world
 
 __all__ = ["Replay", "ReplayFrame", "ReplayMismatchError"]
 
@@ -89,8 +89,7 @@ class Replay:
         Raises:
             TypeError / ValueError: A bad argument (named), nothing recorded.
         """
-        if not isinstance(world, SteeringWorld):
-            raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
+        check_world(world)
         delta_time = check_real("delta_time", delta_time)
         if delta_time < 0:
             raise ValueError(f"delta_time must be >= 0, got {delta_time}")
@@ -106,7 +105,7 @@ class Replay:
 
     def finish(self, world: SteeringWorld) -> None:
         """Record the world after the last frame, so that playing checks that frame too."""
-        self.end = world.snapshot().digest()
+        self.end = check_world(world).snapshot().digest()
 
     def play(
         self, world: SteeringWorld, *, moved: Mapping[str, Any] | None = None
@@ -125,7 +124,9 @@ class Replay:
         Raises:
             ReplayMismatchError: The world differs from the recording; the message names the frame.
             KeyError: A recorded sprite name is missing from ``moved``.
+            TypeError: ``world`` is not a world or ``moved`` not a mapping of sprites.
         """
+        check_world(world)
         sprites = _named(moved)
         for index, frame in enumerate(self.frames):
             for name, position in frame.moves.items():

@@ -9,13 +9,15 @@ Example:
 
 from __future__ import annotations
 
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ._core.component import SteeringComponent
+from ._util.validate import check_point
 from .debug import DebugRecorder
-from .world import SteeringWorld
+from .world import SteeringWorld, check_world
 
 
 class StubSprite:
@@ -40,9 +42,9 @@ class StubSprite:
         width: float = 16,
         height: float = 16,
     ) -> None:
-        self.center_x = float(x)
-        self.center_y = float(y)
-        self.angle = float(angle)
+        self.center_x = _number("x", x)
+        self.center_y = _number("y", y)
+        self.angle = _number("angle", angle)
         self.width = width
         self.height = height
 
@@ -81,8 +83,8 @@ def steering_force(
         dt: The step the component is told about, seconds.
         **attach_options: Passed to :meth:`SteeringWorld.attach` (``max_speed``, ``radius``, …).
     """
-    world = SteeringWorld(seed=0) if world is None else world
-    sprite = StubSprite(*position)
+    world = SteeringWorld(seed=0) if world is None else check_world(world)
+    sprite = StubSprite(*check_point("position", position))
     world.attach(sprite, component, velocity=velocity, **attach_options)
     try:
         force: np.ndarray = world.steering_forces(dt, alone=True)[-1]
@@ -101,7 +103,7 @@ def batch_forces(
     a component is batched correctly when both agree (one that draws random numbers, such as
     Wander, only in distribution: a batch draws its agents' numbers together).
     """
-    return dict(enumerate(world.steering_forces(dt, debug=debug)))
+    return dict(enumerate(check_world(world).steering_forces(dt, debug=debug)))
 
 
 def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.ndarray]:
@@ -109,4 +111,11 @@ def forces_one_by_one(world: SteeringWorld, dt: float = 1 / 60) -> dict[int, np.
 
     Nothing changes, as with :func:`batch_forces`.
     """
-    return dict(enumerate(world.steering_forces(dt, alone=True)))
+    return dict(enumerate(check_world(world).steering_forces(dt, alone=True)))
+
+
+def _number(name: str, value: Any) -> float:
+    """``value`` as a float, NaN and inf included (a sprite takes them), or ``TypeError``."""
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r:.24}")
+    return float(value)

@@ -144,9 +144,8 @@ def from_dict(
             ``name -> object``.
         components: Your own component classes, read by their class name (besides the
             built-in ones, which they may replace).
-        max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default); a
-            dictionary that appears twice (a YAML anchor) counts twice. Reading stops at the
-            first one over.
+        max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default), a
+            dictionary used twice (a YAML anchor) counted twice; reading stops at the first over.
 
     Returns:
         A new tree; nothing is shared with ``data``.
@@ -302,7 +301,9 @@ class _Reader:
         cls = self.types.get(kind) if isinstance(kind, str) else None
         if cls is None:
             known = ", ".join(sorted(self.types))
-            raise TreeDataError(f"{where}.type: unknown component {kind!r} (known: {known})")
+            own = isinstance(kind, str) and kind.isidentifier()
+            hint = f"; for a class of your own pass from_dict(..., components=[{kind}])" * own
+            raise TreeDataError(f"{where}.type: unknown component {kind!r}{hint} (known: {known})")
         combiner = cls in (WeightedBlend, PriorityBlend)
         allowed = {"type", *cls.params, *(["version"] if top else []), *(["children"] * combiner)}
         for field in node:

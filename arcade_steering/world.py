@@ -7,6 +7,7 @@ integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,8 @@ from ._core.guard import NotCopyable, UpdateGuard
 from ._core.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
-from ._core.snapshot import WorldSnapshot, load_world, save_world
+from ._core.owners import check_free
+from ._core.snapshot import WorldSnapshot, load_world, new_world_number, save_world
 from ._core.sync import DrivenBodies, SpriteSync
 from ._util.validate import check_bool, check_count, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
@@ -28,7 +30,7 @@ from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
 from .world_shapes import WorldShapes
 
-__all__ = ["SteeringWorld"]
+__all__ = ["SteeringWorld", "check_world"]
 
 
 class SteeringWorld(WorldShapes, NotCopyable):
@@ -84,8 +86,16 @@ class SteeringWorld(WorldShapes, NotCopyable):
         #: The world's seeded random generator: components draw from it and nothing else.
         self.rng = np.random.default_rng(check_seed("seed", seed))
         self._space = world_space(space, self._physics)
+        #: Whether the space is the world's own (none given): the world may step it.
+        self._owns_space = space is None and physics is None
+        # A snapshot knows its world by this number, never reused in the process (an id is).
+        self._number = new_world_number()
         self._geometry = StaticGeometry()
+        self._sprite_walls = []
         self._agents = AgentTable()
+        # A world dropped while the game keeps one of its agents lets other worlds attach the
+        # sprites all the same.
+        weakref.finalize(self, self._agents.release_all)
         self._neighborhood = Neighborhood(self._agents)
         self._tracker = MotionTracker()
         self._sync = SpriteSync()
@@ -142,7 +152,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
 
         Raises:
             TypeError: A parameter has the wrong type.
-            ValueError: A value is out of range, or the sprite is already attached.
+            ValueError: A value is out of range, or the sprite is already attached (to
+                this world or another).
         """
         if not hasattr(sprite, "position"):
             raise TypeError(f"sprite must have a position, got {type(sprite).__name__}")
@@ -151,6 +162,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         table.drop_collected()
         if table.slot_of(sprite) is not None:
             raise ValueError("sprite is already attached to this world")
+        check_free(table, sprite)
         check_component("behavior", behavior)
         options = AttachOptions.check(
             sprite,
@@ -240,6 +252,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         driven = None if engine is None else DrivenBodies.pull(engine, arrays, plan.rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
+        self._refresh_sprite_walls()
         self._geometry.sync(self._space)
         self._neighborhood.start_update()
         self._debug = DebugRecorder() if self._debug_wanted else None
@@ -303,33 +316,38 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """Everything the next update depends on, copied, to :meth:`restore` later: the agents
         (who is attached, their columns and their components' per-agent state), the random
         generator and the space's walls and obstacles; not the components' parameters nor a
-        physics engine's bodies. See the page "Saving, loading and replays"."""
+        physics engine's bodies. To write a world to a file, use
+        :func:`~arcade_steering.save_world`. See the page "Saving, loading and replays"."""
         with self._guard("snapshot()"):
             self._agents.drop_collected()
             self._geometry.sync(self._space)
-            return save_world(self._agents, self.rng, self._tracker, self._geometry, id(self))
+            return save_world(self._agents, self.rng, self._tracker, self._geometry, self._number)
 
     def restore(self, snapshot: WorldSnapshot) -> None:
         """Go back to a :meth:`snapshot` of this world: agents, walls and obstacles as they were
         then, every agent's sprite moved back. Updating then gives the same bits as the first
-        time.
+        time. Walls from sprites (:meth:`add_wall_sprites`) are built again from the wall sprites
+        in their lists now: put the game's sprite lists back too.
 
         Raises:
             TypeError: ``snapshot`` is not a snapshot.
-            ValueError: It is a snapshot of another world.
+            ValueError: It is a snapshot of another world (nothing changes), or a sprite it
+                would attach again is attached to another world now.
         """
         with self._guard("restore()"):
             self._geometry.sync(self._space)
             load_world(
                 snapshot,
-                id(self),
+                self._number,
                 self._space,
                 self._geometry,
                 self._agents,
                 self.rng,
                 self._tracker,
                 self._sync,
+                owns_space=self._owns_space,
             )
+            self._refresh_sprite_walls(rebuild=True)
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         return StepFrame(
@@ -350,3 +368,10 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """
         self._debug_wanted = True
         draw_world(*self._agents.motion(), self.geometry, self._debug)
+
+
+def check_world(world: Any) -> SteeringWorld:
+    """``world`` if it is a :class:`SteeringWorld`, else ``TypeError`` naming ``world``."""
+    if not isinstance(world, SteeringWorld):
+        raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
+    return world

@@ -45,7 +45,7 @@ def measure(updates: int, seed: int, prepare: bool) -> dict[str, float]:
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     start = time.perf_counter()
     import arcade_steering  # noqa: F401
-    from demo_game.scene import Scene
+    from arcade_steering.demo.scene import Scene
 
     imported = time.perf_counter()
     scene = Scene(seed=seed)

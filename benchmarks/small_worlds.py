@@ -171,8 +171,8 @@ class DemoLevel:
 @cache
 def demo_level() -> DemoLevel:
     """Read the demo's level once (through the library's Tiled loader, into a scratch world)."""
+    from arcade_steering.demo.scene import LEVEL_FILE
     from arcade_steering.tiled import load_level
-    from demo_game.scene import LEVEL_FILE
 
     level = load_level(LEVEL_FILE, steer.SteeringWorld(seed=0))
     route = level.paths["patrol"]
@@ -198,7 +198,7 @@ def squad_sizes(n: int, squad: int = SQUAD) -> list[int]:
 def build_demo(n: int, squad: int = SQUAD) -> Setup:
     """The demo's squad composition with ``n`` agents (see the module's docstring), up to
     ``squad`` of them in each copy of the level."""
-    from demo_game import scene as demo
+    from arcade_steering.demo import scene as demo
 
     level = demo_level()
     sizes = squad_sizes(n, squad)

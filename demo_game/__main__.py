@@ -1,47 +1,8 @@
-"""Run the demo game: ``python -m demo_game`` or ``arcade-steering-demo`` (``--help``)."""
+"""Run the demo game from a checkout: ``python -m demo_game`` (``--help`` for the options)."""
 
-from __future__ import annotations
-
-import argparse
 import sys
 
-import arcade
-
-from arcade_steering.examples import _cli
-
-from . import game
-from .headless import run_headless
-from .scene import FOLLOWERS
-
-
-def open_window(args: argparse.Namespace) -> None:
-    """Play in a window until it closes."""
-    window = arcade.Window(game.WINDOW_WIDTH, game.WINDOW_HEIGHT, game.WINDOW_TITLE)
-    view = game.GameView(seed=args.seed, followers=args.followers, debug=args.debug)
-    window.show_view(view)
-    arcade.run()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m demo_game`` and ``arcade-steering-demo``.
-
-    Args:
-        argv: The arguments; None for ``sys.argv[1:]``.
-
-    Returns:
-        The exit status.
-    """
-    parser = _cli.make_parser("demo_game", game.__doc__)
-    parser.add_argument(
-        "--followers",
-        type=_cli.whole_number(0),
-        default=FOLLOWERS,
-        metavar="K",
-        help=f"size of the squad (default {FOLLOWERS})",
-    )
-    parser.add_argument("--debug", action="store_true", help="start with the debug overlay on")
-    return _cli.launch("demo_game", parser, argv, open_window, run_headless)
-
+from arcade_steering.demo.__main__ import main
 
 if __name__ == "__main__":
     sys.exit(main())

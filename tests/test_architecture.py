@@ -23,9 +23,9 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"behaviors", "combine", "params"},
     {"agent", "world", "world_shapes"},
-    {"testing", "formations", "tree_data", "replay"},
+    {"testing", "formations", "tree_data", "replay", "saves"},
     {"tiled"},
-    {"examples", "__init__", "__main__"},
+    {"examples", "demo", "__init__", "__main__"},
 ]
 MAX_LINES = 400
 #: Private names of other libraries the sprite sync writes directly, on purpose: arcade's own

@@ -43,11 +43,16 @@ from arcade_steering.behaviors.group import check_among
 from arcade_steering.behaviors.paths import check_direction, check_path
 from arcade_steering.behaviors.tactics import check_cover
 from arcade_steering.behaviors.waypoints import check_waypoints
-from arcade_steering.testing import StubSprite
+from arcade_steering.testing import (
+    StubSprite,
+    batch_forces,
+    forces_one_by_one,
+    steering_force,
+)
 
 NAN, INF = math.nan, math.inf
 P = (100.0, 50.0)
-DEMO_LEVEL = FilePath(__file__).parent.parent / "demo_game" / "level.tmj"
+DEMO_LEVEL = FilePath(__file__).parent.parent / "arcade_steering" / "demo" / "level.tmj"
 
 
 @dataclass(frozen=True, repr=False)
@@ -151,6 +156,8 @@ class Row:
         bug: Reason for a strict xfail: the library does not refuse this call properly yet.
         pure: The call cannot reach a world (a constructor of a component, path, field or
             formation): it runs against one shared world, still snapshotted, to save time.
+        says: Text the message must contain besides the name: what to do instead, or which
+            part of the value is wrong.
     """
 
     label: str
@@ -161,6 +168,7 @@ class Row:
     keep: Callable[[Any], Any] | None = None
     bug: str | None = None
     pure: bool = False
+    says: str | None = None
 
 
 def pure(rows: list[Row]) -> list[Row]:
@@ -168,9 +176,9 @@ def pure(rows: list[Row]) -> list[Row]:
     return [replace(row, pure=row.keep is None) for row in rows]
 
 
-def call(label, fn, error, name, bug=None) -> Row:
+def call(label, fn, error, name, bug=None, says=None) -> Row:
     """A row calling ``fn(env)``."""
-    return Row(label, lambda env, _: fn(env), error, name, bug=bug)
+    return Row(label, lambda env, _: fn(env), error, name, bug=bug, says=says)
 
 
 def assign(label, subject, attr, value, error, bug=None) -> Row:
@@ -833,6 +841,66 @@ def shape_rows() -> list[Row]:
     ]
 
 
+def _tiles(*points: tuple[float, float]) -> list[Any]:
+    """Square arcade sprites of 20 px at ``points``, for wall sprites."""
+    import arcade
+
+    tiles = []
+    for point in points:
+        tile = arcade.SpriteSolidColor(20, 20, color=arcade.color.GRAY)
+        tile.position = point
+        tiles.append(tile)
+    return tiles
+
+
+def wall_sprite_rows() -> list[Row]:
+    far = _tiles((0, 0))
+    far[0].position = (3e8, 0)
+    return [
+        *[
+            call(
+                f"add_wall_sprites(sprites={label})",
+                lambda env, make=make: env.world.add_wall_sprites(make()),
+                e,
+                "sprites",
+            )
+            for label, make, e in (
+                ("5", lambda: 5, TypeError),
+                ("None", lambda: None, TypeError),
+                ("[StubSprite]", lambda: [*_tiles((0, 0)), StubSprite(0, 0)], TypeError),
+                ("[(0, 0)]", lambda: [(0, 0)], TypeError),
+                ("[far away]", lambda: [*_tiles((50, 50)), *far], ValueError),
+            )
+        ],
+        *[
+            call(
+                f"add_wall_sprites(thickness={_short(v)})",
+                lambda env, v=v: env.world.add_wall_sprites(_tiles((0, 0)), v),
+                e,
+                "thickness",
+            )
+            for v, e in THICKNESS_BAD
+        ],
+        *[
+            call(
+                f"remove_wall_sprites({label})",
+                lambda env, make=make: env.world.remove_wall_sprites(make()),
+                e,
+                "walls",
+            )
+            for label, make, e in (
+                ("None", lambda: None, TypeError),
+                ("a list", lambda: [], TypeError),
+                (
+                    "another world's",
+                    lambda: steer.SteeringWorld().add_wall_sprites(_tiles((0, 0))),
+                    ValueError,
+                ),
+            )
+        ],
+    ]
+
+
 def _removed_shape(env: Env) -> pymunk.Shape:
     shape = env.world.add_obstacle((-100, 100), 5)
     env.world.remove_shape(shape)
@@ -1247,11 +1315,230 @@ def tiled_rows() -> list[Row]:
             )
             for v in ("walls", None, 5)
         ],
+        *[
+            call(
+                f"load_level(wall_layers={_short(v)})",
+                lambda env, v=v: tiled.load_level(DEMO_LEVEL, env.world, wall_layers=v),
+                e,
+                "wall_layers",
+            )
+            for v, e in (("Walls", TypeError), (None, TypeError), (("Walls",), tiled.LevelError))
+        ],
         call(
             "load_level(unknown option)",
             lambda env: tiled.load_level(DEMO_LEVEL, env.world, scale=2.0),
             TypeError,
             "scale",
+        ),
+    ]
+
+
+# -- messages that say what is wrong and what to do (issue #37) -------------------------------
+
+
+class Leash(steer.SteeringComponent):
+    """A component of the game's own, unknown to ``from_dict`` unless passed in."""
+
+    length: float = steer.params.param(default=30.0, gt=0.0)
+
+    def steer(self, ctx: steer.SteeringContext) -> np.ndarray:
+        return np.zeros((len(ctx), 2))
+
+
+def _segment(env: Env) -> pymunk.Segment:
+    return pymunk.Segment(env.world.space.static_body, (0, 0), (50, 0), 1)
+
+
+def hint_rows() -> list[Row]:
+    ready = "add a ready shape with world.space.add(shape)"
+    return [
+        *[
+            call(
+                f"add_obstacle(radius={v})@hint",
+                lambda env, v=v: env.world.add_obstacle((0, 0), v),
+                ValueError,
+                "radius",
+                says="radius must be finite and > 0",  # the same bound for -5 and 0
+            )
+            for v in (-5, 0)
+        ],
+        call(
+            "add_wall(pymunk.Segment)",
+            lambda env: env.world.add_wall(_segment(env)),
+            TypeError,
+            "a",
+            says=ready,
+        ),
+        call(
+            "add_wall(pymunk.Segment, b)",
+            lambda env: env.world.add_wall(_segment(env), (5, 5)),
+            TypeError,
+            "a",
+            says=ready,
+        ),
+        call(
+            "add_walls([pymunk.Segment])",
+            lambda env: env.world.add_walls([_segment(env), _segment(env)]),
+            TypeError,
+            "points",
+            says=ready,
+        ),
+        call(
+            "add_obstacle(pymunk.Circle)",
+            lambda env: env.world.add_obstacle(pymunk.Circle(env.world.space.static_body, 5)),
+            TypeError,
+            "center",
+            says=ready,
+        ),
+        call(
+            "add_wall(a) without b",
+            lambda env: env.world.add_wall((0, 0)),
+            TypeError,
+            "b",
+            says="second end",
+        ),
+        call(
+            "add_obstacle(center) without radius",
+            lambda env: env.world.add_obstacle((0, 0)),
+            TypeError,
+            "radius",
+            says="in px",
+        ),
+        call(
+            "can_see() without arguments",  # Python's own message, naming the public class
+            lambda env: env.world.can_see(),
+            TypeError,
+            "observers",
+            says="SteeringWorld.can_see()",
+        ),
+        *[
+            call(
+                f"can_see(targets={_short(v)})",
+                lambda env, v=v: env.world.can_see(env.agent.sprite, v, length=10),
+                e,
+                "targets",
+                says=says,
+            )
+            for v, e, says in (
+                ((1, 2, 3), ValueError, "(x, y) pair of 2 coordinates, got 3"),
+                ((1,), ValueError, "(x, y) pair of 2 coordinates, got 1"),
+                (("1", "2"), TypeError, "targets[0] (x) must be a number, got str '1'"),
+                ([(0, 0), (1, 2, 3)], ValueError, "2 coordinates, got 3"),
+            )
+        ],
+        call(
+            "Arrive(('100','200'))",
+            lambda env: steer.Arrive(("100", "200")),
+            TypeError,
+            "target",
+            says="target[0] (x) must be a number, got str '100'",
+        ),
+        call(
+            "agent.velocity=(1,'2')@hint",
+            lambda env: setattr(env.agent, "velocity", (1.0, "2")),
+            TypeError,
+            "velocity",
+            says="velocity[1] (y) must be a number, got str '2'",
+        ),
+        call(
+            "from_dict(own component)",
+            lambda env: steer.from_dict(steer.to_dict(Leash())),
+            steer.TreeDataError,
+            "components",
+            says="from_dict(..., components=[Leash])",
+        ),
+        call(
+            "Separation() without radius",  # the generated __init__ names the class called
+            lambda env: steer.Separation(),
+            TypeError,
+            "radius",
+            says="Separation.__init__()",
+        ),
+        call(
+            "testing.StubSprite(x='a')",
+            lambda env: StubSprite("a", 1),
+            TypeError,
+            "x",
+            says="got str 'a'",
+        ),
+        call(
+            "testing.steering_force(position='a')",
+            lambda env: steering_force(steer.Seek(P), "a"),
+            TypeError,
+            "position",
+        ),
+        *[
+            call(
+                f"testing.{fn.__name__}(None)",
+                lambda env, fn=fn: fn(None),
+                TypeError,
+                "world",
+                says="must be a SteeringWorld",
+            )
+            for fn in (batch_forces, forces_one_by_one)
+        ],
+        call("Replay.finish(None)", lambda env: steer.Replay().finish(None), TypeError, "world"),
+        call(
+            "Replay.play(None)",
+            lambda env: next(steer.Replay().play(None)),
+            TypeError,
+            "world",
+            says="must be a SteeringWorld",
+        ),
+        call(
+            "testing.steering_force(world=pymunk.Space())",
+            lambda env: steering_force(steer.Seek(P), world=pymunk.Space()),
+            TypeError,
+            "world",
+        ),
+    ]
+
+
+def _save_of(env: Env, version: int = 1) -> bytes:
+    """A save of the env's world, every object named by its id, of ``version``."""
+    data = steer.save_world(env.world, names=lambda obj: f"o{id(obj)}")
+    return data.replace(b'"version":1', f'"version":{version}'.encode())
+
+
+def save_rows() -> list[Row]:
+    """Save files: bad arguments and bad saves."""
+    save, load = steer.save_world, steer.load_world
+    bad = steer.SaveFileError
+    return [
+        call("save_world(world=5)", lambda env: save(5), TypeError, "world"),
+        call("save_world(names=5)", lambda env: save(env.world, names=5), TypeError, "names"),
+        call("save_world(level=5)", lambda env: save(env.world, level=5), TypeError, "level"),
+        call("save_world(unnamed)", lambda env: save(env.world), bad, "names"),
+        call("load_world(world=5)", lambda env: load(5, b"{}"), TypeError, "world"),
+        call("load_world(file=5)", lambda env: load(env.world, 5), TypeError, "file"),
+        call(
+            "load_world(resolve=5)",
+            lambda env: load(env.world, b"", resolve=5),
+            TypeError,
+            "resolve",
+        ),
+        call("load_world(level=5)", lambda env: load(env.world, b"", level=5), TypeError, "level"),
+        call(
+            "load_world(max_bytes=0)",
+            lambda env: load(env.world, b"", max_bytes=0),
+            ValueError,
+            "max_bytes",
+        ),
+        call(
+            "load_world(max_bytes=x)",
+            lambda env: load(env.world, b"", max_bytes="x"),
+            TypeError,
+            "max_bytes",
+        ),
+        call("load_world(not json)", lambda env: load(env.world, b"{"), bad, "save"),
+        call(
+            "load_world(version 2)", lambda env: load(env.world, _save_of(env, 2)), bad, "version"
+        ),
+        call(
+            "load_world(no sprites)",
+            lambda env: load(env.world, _save_of(env), resolve={}),
+            bad,
+            "resolve",
         ),
     ]
 
@@ -1264,6 +1551,7 @@ ROWS: list[Row] = [
     *attach_rows(),
     *agent_rows(),
     *shape_rows(),
+    *wall_sprite_rows(),
     *pure(component_rows()),
     *pure(blend_rows()),
     *pure(path_rows()),
@@ -1271,6 +1559,8 @@ ROWS: list[Row] = [
     *towards_rows(),
     *pure(formation_rows()),
     *tiled_rows(),
+    *hint_rows(),
+    *save_rows(),
 ]
 
 
@@ -1303,6 +1593,7 @@ def test_bad_input_is_refused_and_changes_nothing(row: Row, shared_env: Env) -> 
     assert re.search(rf"(?<![A-Za-z0-9_]){re.escape(row.name)}(?![A-Za-z0-9_])", message), (
         f"{row.name!r} not named in {message!r}"
     )
+    assert row.says is None or row.says in message, f"{row.says!r} not in {message!r}"
     assert snapshot(env.world) == before
     if row.keep is not None:
         assert same(row.keep(subject), kept)

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from arcade_steering.demo.__main__ import main
+from arcade_steering.demo.game import HUD_MARGIN, WINDOW_HEIGHT, WINDOW_WIDTH, GameView
+from arcade_steering.demo.scene import FOLLOWER_RADIUS, LEADER_RADIUS, SEPARATION_RADIUS
 from arcade_steering.examples._cli import frame
-from demo_game.__main__ import main
-from demo_game.game import HUD_MARGIN, WINDOW_HEIGHT, WINDOW_WIDTH, GameView
-from demo_game.scene import FOLLOWER_RADIUS, LEADER_RADIUS, SEPARATION_RADIUS
 
 
 def _headless_run(tmp_path: Path, frames: int) -> None:
@@ -317,7 +317,7 @@ def test_collecting_every_flag_wins(view: GameView) -> None:
 def test_headless_mean_counts_only_the_updates_that_ran(monkeypatch) -> None:
     from argparse import Namespace
 
-    from demo_game import headless
+    from arcade_steering.demo import headless
 
     class RoundOverAfterThree(GameView):
         """Ends the round after three updates, remembering each one's steering time."""

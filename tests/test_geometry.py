@@ -346,13 +346,12 @@ def test_mirror_includes_user_static_shapes_and_ignores_the_rest() -> None:
     other.angle = math.pi / 2
     user_segment = pymunk.Segment(other, (0, 0), (10, 0), 1)
     user_circle = pymunk.Circle(other, 4, (10, 0))
-    # Not mirrored: a polygon, a sensor, dynamic and kinematic bodies' shapes.
-    poly = pymunk.Poly.create_box(space.static_body, (5, 5))
+    # Not mirrored: a sensor, dynamic and kinematic bodies' shapes (polygons: test_poly_walls).
     sensor = pymunk.Circle(space.static_body, 3, (50, 50))
     sensor.sensor = True
     dynamic = pymunk.Body(1, 1)
     kinematic = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
-    space.add(other, user_segment, user_circle, poly, sensor, dynamic, kinematic)
+    space.add(other, user_segment, user_circle, sensor, dynamic, kinematic)
     space.add(pymunk.Circle(dynamic, 5), pymunk.Segment(kinematic, (0, 0), (5, 5), 1))
 
     geo = StaticGeometry(space)

@@ -1,41 +1,221 @@
-"""What the package index and an installation get: the licence, a long description an index can
-show, and the demo's console script."""
+"""What the package index and an installation get: the licence, the metadata, a long description
+an index can show, the declared dependencies, the demo inside the package, and (slow) the built
+sdist and wheel installed in a fresh virtual environment."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.metadata
+import importlib.util
+import json
+import os
 import re
 import runpy
+import shutil
+import subprocess
+import sys
+import tarfile
+import venv
+import zipfile
 from pathlib import Path
 
+import pytest
+
+import arcade_steering
+
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "arcade_steering"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Commands and paths that only exist in a checkout of the repository.
+CHECKOUT_ONLY = (
+    "pip install -e",
+    "mkdocs",
+    "benchmarks/",
+    "tests/",
+    "docs/",
+    "python -m demo_game",
+)
+
+
+def _pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _long_description(readme: str) -> str:
+    return runpy.run_path(str(ROOT / "setup.py"))["long_description"](readme)
 
 
 def test_the_licence_ships_with_the_metadata() -> None:
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
-    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'license = "MIT"' in pyproject and 'license-files = ["LICENSE"]' in pyproject
+    project = _pyproject()["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
 
 
-def test_the_long_description_is_the_readme_without_repository_paths() -> None:
-    long_description = runpy.run_path(str(ROOT / "setup.py"))["long_description"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "![" in readme  # the repository's README shows the pictures
-    description = long_description(readme)
-    assert "![" not in description
-    # Links stay only where they are URLs; the others are their text.
-    assert all(
-        re.match(r"[a-z]+://", target) for target in re.findall(r"\]\(([^)]*)\)", description)
-    )
+def test_the_long_description_leaves_out_what_only_a_checkout_has() -> None:
+    description = _long_description(README)
+    for text in CHECKOUT_ONLY:
+        assert text in README  # the repository's README has them ...
+        assert text not in description, text  # ... the index does not
+    assert "![" in README and "![" not in description  # the pictures are repository files
+    assert not re.findall(r"\]\((?![a-z]+://)", description)  # links only to URLs
     assert "[arcade](https://api.arcade.academy)" in description
-    assert "The documentation lives in `docs/`" in description
-    assert description.count("\n## ") == readme.count("\n## ")  # nothing else left out
+    # What it gives instead works after `pip install arcade-steering`.
+    assert "pip install arcade-steering && arcade-steering-demo" in description
+    for module in re.findall(r"python -m ([\w.]+)", description):
+        assert importlib.util.find_spec(module) is not None, module
+        assert module.split(".")[0] == "arcade_steering"
+    # Sections are left out only whole, and only the marked ones.
+    headings = re.findall(r"^## (.+)$", description, re.M)
+    assert headings == [h for h in re.findall(r"^## (.+)$", README, re.M) if h != "Performance"]
 
 
-def test_the_demo_has_a_console_script() -> None:
-    (script,) = importlib.metadata.entry_points(
-        group="console_scripts", name="arcade-steering-demo"
+def test_a_relative_link_outside_the_checkout_only_parts_is_refused() -> None:
+    readme = README + "\nSee [the gallery](docs/gallery.md).\n"
+    with pytest.raises(ValueError, match=r"docs/gallery\.md.*<!-- checkout only -->"):
+        _long_description(readme)
+
+
+def test_no_count_of_examples_or_test_duration_is_claimed() -> None:
+    # Such figures went stale (nine examples when there were eleven, "about two minutes" for a
+    # suite of eight CPU-minutes); no script measured them, so the pages don't state them.
+    number = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few)"
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    for page in pages:
+        if page.name == "changelog.md":  # history: what was true of each version
+            continue
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(rf"\b{number} (small |runnable )?examples\b", text, re.I), page
+        for sentence in re.split(r"(?<=[.:;])\s", text):
+            if re.search(r"\btests?\b|\bpytest\b", sentence):
+                assert not re.search(r"\bminutes?\b", sentence), (page.name, sentence)
+
+
+def _third_party_imports() -> set[str]:
+    """Top-level modules the package imports at run time (not for type checkers alone) that
+    are neither its own nor the standard library's."""
+
+    class Imports(ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.names: set[str] = set()
+
+        def visit_If(self, node: ast.If) -> None:
+            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                self.generic_visit(node)
+
+        def visit_Import(self, node: ast.Import) -> None:
+            self.names.update(alias.name.split(".")[0] for alias in node.names)
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if node.level == 0 and node.module:
+                self.names.add(node.module.split(".")[0])
+
+    imports = Imports()
+    for path in PACKAGE.rglob("*.py"):
+        imports.visit(ast.parse(path.read_text(encoding="utf-8")))
+    return imports.names - set(sys.stdlib_module_names) - {"arcade_steering", "__future__"}
+
+
+def test_every_imported_distribution_is_declared() -> None:
+    declared = {
+        re.match(r"[A-Za-z0-9_.-]+", requirement).group().lower().replace("_", "-")
+        for requirement in _pyproject()["project"]["dependencies"]
+    }
+    by_module = importlib.metadata.packages_distributions()
+    imported = {
+        dist.lower().replace("_", "-")
+        for module in _third_party_imports()
+        for dist in by_module[module]
+    }
+    assert imported == {"arcade", "numpy", "pillow", "pyglet", "pymunk", "pytiled-parser"}
+    assert imported <= declared
+
+
+def test_only_arcade_steering_is_installed_with_the_demo_and_its_data() -> None:
+    setuptools = _pyproject()["tool"]["setuptools"]
+    assert setuptools["packages"]["find"]["include"] == ["arcade_steering*"]
+    data = setuptools["package-data"]["arcade_steering"]
+    assert PACKAGE / "demo" / "level.tmj" in {p for glob in data for p in PACKAGE.glob(glob)}
+    (target,) = _pyproject()["project"]["scripts"].values()
+    module, _, function = target.partition(":")
+    assert module == "arcade_steering.demo.__main__"
+    assert callable(getattr(importlib.import_module(module), function))
+    # The sdist builds the wheel only: its tests would need the repository's other folders.
+    assert "prune tests" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_version_has_one_source() -> None:
+    project = _pyproject()
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "arcade_steering.__version__"
+    }
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?", arcade_steering.__version__)
+
+
+# -- the built distributions -------------------------------------------------------------------
+
+
+def _run(*command: str | Path, **kwargs) -> str:
+    result = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, timeout=900, **kwargs
     )
-    from demo_game.__main__ import main
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
 
-    assert script.load() is main
+
+#: What a checkout holds besides its sources: not copied to build from.
+LOCAL_FILES = (".git", "*.egg-info", "build", "dist", "site", ".venv", "__pycache__", ".*_cache")
+
+
+@pytest.mark.slow
+def test_the_built_distributions_install_and_run_the_demo(tmp_path: Path) -> None:
+    pytest.importorskip("build")
+    pytest.importorskip("twine")
+    # Built from a copy: setuptools leaves its egg-info and build/ next to the sources.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LOCAL_FILES))
+    dist = tmp_path / "dist"
+    _run(sys.executable, "-m", "build", "--outdir", dist, source)
+    (wheel,) = dist.glob("*.whl")
+    (sdist,) = dist.glob("*.tar.gz")
+    _run(sys.executable, "-m", "twine", "check", "--strict", wheel, sdist)
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = next(n for n in names if n.endswith(".dist-info/METADATA")).rpartition("/")[0]
+        metadata = archive.read(f"{info}/METADATA").decode()
+    assert {name.split("/")[0] for name in names} == {"arcade_steering", info}
+    assert "arcade_steering/demo/level.tmj" in names
+    assert f"Version: {arcade_steering.__version__}\n" in metadata
+    with tarfile.open(sdist) as archive:
+        members = {name.partition("/")[2] for name in archive.getnames()}
+    assert not {name for name in members if name.startswith(("tests", "demo_game"))}
+
+    # A fresh environment, without this checkout on its path.
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")
+    }
+    env["ARCADE_HEADLESS"] = "1"
+    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", wheel, env=env, cwd=tmp_path)
+    headless = ("--headless", "--frames", "30", "--followers", "3")
+    for command in (
+        (bin_dir / "arcade-steering-demo", *headless),
+        (bin_dir / "python", "-m", "arcade_steering.demo", *headless),
+    ):
+        summary = json.loads(_run(*command, env=env, cwd=tmp_path).strip().splitlines()[-1])
+        assert summary["frames"] == 30 and summary["followers"] == 3
+    # The checkout's shim is not installed: the name is too generic to claim.
+    shim = subprocess.run(
+        [bin_dir / "python", "-c", "import demo_game"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert "No module named 'demo_game'" in shim.stderr

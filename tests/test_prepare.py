@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import arcade_steering as steer
+from arcade_steering.demo.scene import Scene
 from arcade_steering.testing import StubSprite
-from demo_game.scene import Scene
 
 DT = 1 / 60
 

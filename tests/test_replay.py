@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
+from arcade_steering.demo.game import GameView
 from arcade_steering.testing import StubSprite
-from demo_game.game import GameView
 
 #: Frame times as a game sees them: uneven.
 DTS = [1 / 60, 1 / 30, 1 / 144, 0.05, 1 / 60]

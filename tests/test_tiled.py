@@ -12,7 +12,7 @@ from levels import write_map as _write_map
 import arcade_steering as steer
 from arcade_steering.tiled import LevelError, load_level
 
-DEMO_LEVEL = Path(__file__).parent.parent / "demo_game" / "level.tmj"
+DEMO_LEVEL = Path(__file__).parent.parent / "arcade_steering" / "demo" / "level.tmj"
 
 
 def test_demo_level_loads_with_walls_obstacles_route_and_spawns() -> None:

@@ -13,6 +13,7 @@ import operator
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import count, repeat
 from typing import Any
 
@@ -20,10 +21,11 @@ import numpy as np
 
 from .arrays import AgentArrays, SavedArrays
 from .batches import Batch, group_into_batches
+from .owners import check_free, hold, release
 from .plan import RowPlan
 from .tree import Node
 
-__all__ = ["AgentTable", "SavedTable"]
+__all__ = ["AgentTable", "SavedTable", "new_layout"]
 
 # Calls each weak reference in one C-level pass (operator.call is Python >= 3.11).
 _call = getattr(operator, "call", None)
@@ -42,6 +44,13 @@ class SavedTable:
     order: dict[int, None]
     #: The table's layout number then.
     layout: int
+    #: Makes the table's reference to a sprite (weak, reporting its death to the table).
+    reference: Callable[[Any], Any]
+
+
+def new_layout() -> int:
+    """A layout number never given before (for a table's snapshot built from a file)."""
+    return next(_layouts)
 
 
 class AgentTable:
@@ -55,6 +64,9 @@ class AgentTable:
         # id can be reused), and the world drops such agents before it next looks anything up.
         self._slot_of: dict[int, int] = {}
         self._collected: list[Any] = []
+        # Makes the table's reference to a sprite; holds the list, not the table (snapshots
+        # keep it, and must not keep a dropped world's table alive).
+        self._reference = partial(_weak, collected=self._collected.append)
         # The attached slots in attach order (a dict: O(1) removal, insertion order kept).
         self._order: dict[int, None] = {}
         self._rows: np.ndarray | None = None
@@ -74,17 +86,19 @@ class AgentTable:
         """Give ``sprite`` a slot (its other columns are the caller's to fill)."""
         arrays = self.arrays
         slot = arrays.allocate()
-        arrays.sprite[slot] = _weak(sprite, self._collected.append)
+        arrays.sprite[slot] = self._reference(sprite)
         arrays.sprite_id[slot] = id(sprite)
         arrays.behavior[slot] = behavior
         self._slot_of[id(sprite)] = slot
         self._order[slot] = None
+        hold(self, [id(sprite)])
         self._changed()
         return slot
 
     def remove(self, slots: list[int]) -> None:
         """Detach the agents in ``slots``; their views go stale (see ``generation``)."""
         arrays = self.arrays
+        release(self, [arrays.sprite_id[slot] for slot in slots])
         for slot in slots:
             del self._slot_of[arrays.sprite_id[slot]]
             del self._order[slot]
@@ -96,7 +110,7 @@ class AgentTable:
         if self._saved_layout is None or self._saved_layout[0] != self._layout:
             self._saved_layout = (self._layout, dict(self._slot_of), dict(self._order))
         _, slot_of, order = self._saved_layout
-        return SavedTable(self.arrays.save(), slot_of, order, self._layout)
+        return SavedTable(self.arrays.save(), slot_of, order, self._layout, self._reference)
 
     def load(self, saved: SavedTable) -> None:
         """Put back a :meth:`save`: the agents attached then, as they were. Agents whose
@@ -115,6 +129,7 @@ class AgentTable:
             self._layout = saved.layout
             return
         if not same_agents:  # what depends on who is attached is worked out again
+            release(self, self._slot_of)
             self._slot_of = dict(saved.slot_of)
             self._order = dict(saved.order)
             self._changed()
@@ -125,6 +140,26 @@ class AgentTable:
         gone = [slot for slot in self._order if sprite[slot]() is None]
         if gone:
             self.remove(gone)
+        if not same_agents:
+            hold(self, self._slot_of)
+
+    def check_load(self, saved: SavedTable) -> None:
+        """Raise if :meth:`load` would attach again a sprite another world steers now.
+
+        Raises:
+            ValueError: It would.
+        """
+        if saved.layout == self._layout:
+            return
+        sprite = saved.arrays.columns["sprite"]
+        for slot in saved.order:
+            held = sprite[slot]()
+            if held is not None and self.slot_of(held) is None:
+                check_free(self, held)
+
+    def release_all(self) -> None:
+        """Let other worlds attach this table's sprites (its world is gone)."""
+        release(self, self._slot_of)
 
     def drop_collected(self) -> None:
         """Detach the agents whose sprites were garbage collected since the last call."""

@@ -15,19 +15,19 @@ import numpy as np
 
 from .state import StateStore
 
-__all__ = ["DIGESTED", "AgentArrays", "SavedArrays"]
+__all__ = ["DIGESTED", "PORTABLE", "AgentArrays", "SavedArrays"]
 
 #: Rows the columns start with.
 INITIAL_CAPACITY = 64
 
 
 def column(
-    shape: tuple[int, ...] = (), dtype: type = float, fill: Any = 0.0, *, digested: bool = True
+    shape: tuple[int, ...] = (), dtype: type = float, fill: Any = 0.0, local: bool = False
 ) -> Any:
     """Declare a column of :class:`AgentArrays`: ``(capacity, *shape)`` of ``dtype``, free
-    rows holding ``fill``; ``digested=False`` for a column of numbers that is bookkeeping, not
-    part of what a world's future depends on (replays' digests leave it out)."""
-    metadata = {"shape": shape, "dtype": dtype, "fill": fill, "digested": digested}
+    rows holding ``fill``; ``local`` for one meaningful in this process only (objects, ids,
+    attach numbers), which save files do not write."""
+    metadata = {"shape": shape, "dtype": dtype, "fill": fill, "local": local}
     return field(init=False, repr=False, metadata=metadata)
 
 
@@ -78,22 +78,22 @@ class AgentArrays:
     solid: np.ndarray = column(dtype=bool, fill=False)
     #: A weak reference to each sprite (a zero-argument callable returning it, or None once it
     #: has been garbage collected): the world must not keep a game's dropped sprites alive.
-    sprite: np.ndarray = column(dtype=object, fill=None)
+    sprite: np.ndarray = column(dtype=object, fill=None, local=True)
     #: ``id`` of each sprite, while attached.
-    sprite_id: np.ndarray = column(dtype=object, fill=None)
+    sprite_id: np.ndarray = column(dtype=object, fill=None, local=True)
     #: Whether each sprite has arcade's own position / angle setters (written in bulk).
-    fast_position: np.ndarray = column(dtype=bool, fill=False)
-    fast_angle: np.ndarray = column(dtype=bool, fill=False)
+    fast_position: np.ndarray = column(dtype=bool, fill=False, local=True)
+    fast_angle: np.ndarray = column(dtype=bool, fill=False, local=True)
     #: A weak reference to each agent's :class:`~arcade_steering.SteeringAgent` view, which
     #: holds its sprite: a game keeping only the agent keeps the sprite attached.
-    agent: np.ndarray = column(dtype=object, fill=None)
+    agent: np.ndarray = column(dtype=object, fill=None, local=True)
     #: The root component of each agent's behaviour tree.
-    behavior: np.ndarray = column(dtype=object, fill=None)
+    behavior: np.ndarray = column(dtype=object, fill=None, local=True)
     #: Each tree's shape key, or None until the world groups its agents again.
-    shape_key: np.ndarray = column(dtype=object, fill=None)
+    shape_key: np.ndarray = column(dtype=object, fill=None, local=True)
     #: A number given to each attach, never reused (-1 for a free slot): an agent view
     #: remembers its agent's, and sees it is stale once the slot holds another (or none).
-    generation: np.ndarray = column(dtype=np.int64, fill=-1, digested=False)
+    generation: np.ndarray = column(dtype=np.int64, fill=-1, local=True)
     #: Per-agent component state, by state key.
     state: StateStore = field(init=False, repr=False)
 
@@ -132,12 +132,14 @@ class AgentArrays:
             tuple(self._free),
             {each.name: getattr(self, each.name).copy() for each in _COLUMNS},
             self.state.snapshot(),
+            self._attaches,
         )
 
     def load(self, saved: SavedArrays, objects: bool = True) -> None:
         """Put back what :meth:`save` copied, keeping the capacity if it grew since.
 
-        Attach numbers are not rewound: views of agents attached after the save stay stale.
+        Attach numbers are not rewound: views of agents attached after the save stay stale
+        (and numbers a snapshot gave agents of its own count as given).
 
         Args:
             saved: What :meth:`save` returned.
@@ -145,15 +147,18 @@ class AgentArrays:
                 not needed when they hold what they held then.
         """
         capacity = max(self.capacity, saved.capacity)
-        for each in _COLUMNS if objects or capacity != saved.capacity else _NUMBERS:
+        # A snapshot read from a file may be larger than the world it is read into.
+        in_place = capacity == saved.capacity == self.capacity
+        for each in _COLUMNS if objects or not in_place else _NUMBERS:
             old = saved.columns[each.name]
-            if capacity == saved.capacity:  # the usual case: copy into the columns in place
+            if in_place:  # the usual case: copy into the columns in place
                 np.copyto(getattr(self, each.name), old)
                 continue
             column = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)
             column[: saved.capacity] = old
             setattr(self, each.name, column)
         self._free = [*saved.free, *range(capacity - 1, saved.capacity - 1, -1)]
+        self._attaches = max(self._attaches, saved.attaches)
         self.capacity = capacity
         self.state.restore(saved.state)
 
@@ -176,11 +181,19 @@ class SavedArrays:
     free: tuple[int, ...]
     columns: dict[str, np.ndarray]
     state: Any
+    #: The attach numbers given before it (see the column ``generation``).
+    attaches: int
 
 
 #: The declared columns: the fields with a column's metadata.
 _COLUMNS = tuple(each for each in fields(AgentArrays) if "shape" in each.metadata)
 #: The columns of numbers (the others hold objects: sprites, views, trees, keys).
 _NUMBERS = tuple(each for each in _COLUMNS if each.metadata["dtype"] is not object)
-#: The columns of numbers a world's future depends on, by name: what a digest covers.
-DIGESTED = tuple(each.name for each in _NUMBERS if each.metadata["digested"])
+#: The columns that mean the same in any process, by name: ``(trailing shape, dtype, fill)``.
+PORTABLE = {
+    each.name: (each.metadata["shape"], np.dtype(each.metadata["dtype"]), each.metadata["fill"])
+    for each in _COLUMNS
+    if not each.metadata["local"]
+}
+#: What a digest covers of the columns, by name: the portable ones (all of them numbers).
+DIGESTED = tuple(PORTABLE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .params import (
@@ -39,6 +39,10 @@ else:  # Python 3.10: only type checkers need it
 
 #: Attributes the base class keeps on an instance that are not its state.
 _INTERNAL = frozenset({"_children", "_watchers"})
+
+
+#: The ``__init__`` functions made from declared parameters, to tell them from written ones.
+_MADE_INITS: set[Callable[..., None]] = set()
 
 
 @dataclass_transform(field_specifiers=(param, point, target, group, choice, flag))
@@ -96,8 +100,11 @@ class SteeringComponent:
         if "steers_look" not in own:
             cls.steers_look = cls.steers_look or "turn" in own
         declares = any(isinstance(value, Param) for value in vars(cls).values())
-        if declares and "__init__" not in own:
+        # A subclass of a class with a made __init__ gets its own, so that Python's errors
+        # ("Separation.__init__() missing ...") name the class the user called.
+        if "__init__" not in own and (declares or cls.__init__ in _MADE_INITS):
             cls.__init__ = make_init(cls, cls.params)  # type: ignore[method-assign]
+            _MADE_INITS.add(cls.__init__)
 
     @property
     def children(self) -> tuple[SteeringComponent, ...]:
@@ -129,6 +136,16 @@ class SteeringComponent:
 
         Returns:
             ``(len(ctx),)`` degrees per second², counter-clockwise; or None.
+        """
+        return None
+
+    def identity_state(self, name: str) -> float | None:
+        """What this component's per-agent state ``name`` holds when it notes an identity of
+        this process (which path the agent follows, that path's version), or None for a
+        state of plain numbers.
+
+        Save files write such a state as whether it matched, and reading one gives back this
+        process's value. Override it for a state that holds ``id(...)`` or a counter.
         """
         return None
 

@@ -320,9 +320,10 @@ class SteeringContext:
     # -- per-agent state --------------------------------------------------------------------
 
     def state(self, name: str, fill: float = np.nan, shape: tuple[int, ...] = ()) -> np.ndarray:
-        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy); a new agent
-        (or one whose behaviour changed) starts with ``fill``. Name a state of identities
-        (``float(id(obj))``) ``..._id``: replays' digests leave it out."""
+        """This component's per-agent state ``name``, ``(n, *shape)`` (a copy).
+
+        A new agent (or one whose behaviour changed) starts with ``fill``.
+        """
         column = self._step.arrays.state.column(self._state_key(name), fill, shape)
         return column.read(self._frame.slots)
 

@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["FORGET_AFTER", "MotionTracker", "hold_source", "read_position"]
+
 #: Updates a tracked object may go unasked before the tracker forgets it.
-_FORGET_AFTER = 3
+FORGET_AFTER = 3
 
 
 def read_position(source: Any) -> tuple[float, float]:
@@ -33,7 +35,7 @@ class MotionTracker:
         """Estimated velocity of ``source`` ``(2,)``; zero until it has been seen twice."""
         entry = self._entries.get(id(source))
         if entry is None or entry[0]() is not source:
-            entry = [_held(source), read_position(source), np.zeros(2), 0]
+            entry = [hold_source(source), read_position(source), np.zeros(2), 0]
             self._entries[id(source)] = entry
         entry[3] = 0
         return entry[2]
@@ -53,7 +55,7 @@ class MotionTracker:
         for key, entry in list(self._entries.items()):
             entry[3] += 1
             source = entry[0]()
-            if entry[3] > _FORGET_AFTER or source is None:
+            if entry[3] > FORGET_AFTER or source is None:
                 del self._entries[key]
                 continue
             position = read_position(source)
@@ -62,7 +64,7 @@ class MotionTracker:
                 entry[1] = position
 
 
-def _held(source: Any) -> Any:
+def hold_source(source: Any) -> Any:
     """A getter of ``source``: weak for a sprite, strong for a callable (the game's lambda)."""
     if hasattr(source, "position"):
         try:

@@ -10,8 +10,7 @@ for every pair; only the pairs inside it cast a ray, over the static geometry's
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from numbers import Real
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -193,9 +192,9 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     for an array of points."""
     if hasattr(value, "position"):
         return np.array([check_position(name, value)]), True, [_sprite_of(value)]
-    if isinstance(value, np.ndarray) or _is_point(value):
-        if not isinstance(value, np.ndarray):
-            return np.array([check_point(name, value)]), True, None
+    if _is_flat(value):  # (x, y), or a mistyped point such as (x, y, z): not three places
+        return np.array([check_point(name, value)]), True, None
+    if isinstance(value, np.ndarray):
         points = check_array(name, value)
         if points.shape == (2,):
             return points.reshape(1, 2), True, None
@@ -224,13 +223,17 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     )
 
 
-def _is_point(value: Any) -> bool:
-    """Whether ``value`` is meant as one point: a tuple or list of numbers (of any length, so
-    that ``(1, 2, 3)`` is refused as a point of 3 coordinates, not read as three targets)."""
+def _is_flat(value: Any) -> bool:
+    """Whether ``value`` is a tuple or list meant as one point (an ``(x, y)`` pair, or a point
+    with a coordinate too many or too few), not a sequence of places."""
     return (
         isinstance(value, (tuple, list))
         and len(value) > 0
-        and all(isinstance(item, (Real, np.number)) for item in value)
+        and not any(
+            (isinstance(item, (Sequence, np.ndarray)) and not isinstance(item, str))
+            or hasattr(item, "position")
+            for item in value
+        )
     )
 
 

@@ -15,12 +15,7 @@ import numpy as np
 
 from .._util.vec import put_rows, span
 
-__all__ = ["StateStore", "digest_state"]
-
-#: A state whose name ends so holds identities (``float(id(path))``), which mean something in
-#: this process only: digests leave it out (keys are tuples ending with the state's name).
-IDENTITY_SUFFIX = "_id"
-
+__all__ = ["StateColumn", "StateStore", "digest_state", "set_rows"]
 
 #: Slots arrays a column keeps the rows of (the batches sharing a key are few).
 _ROWS_KEPT = 8
@@ -155,14 +150,50 @@ class StateStore:
             del self._columns[key]
 
 
-def digest_state(hasher: Any, snapshot: dict[Hashable, StateColumn], slots: np.ndarray) -> None:
+def digest_state(
+    hasher: Any, snapshot: dict[Hashable, StateColumn], slots: np.ndarray, trees: np.ndarray
+) -> None:
     """Feed ``hasher`` (a ``hashlib`` hash) a :meth:`StateStore.snapshot`'s state of the
-    agents in ``slots``, in that order, key by key (sorted, so equal in any process), but for
-    identities."""
+    agents in ``slots``, in that order, key by key (sorted, so equal in any process): the rows
+    that differ from the state's fill, wherever they are kept. States that hold identities of
+    this process (``SteeringComponent.identity_state``) are left out.
+
+    Args:
+        hasher: What to feed.
+        snapshot: The states.
+        slots: The attached agents' slots, in attach order.
+        trees: Each slot's behaviour tree (the ``behavior`` column).
+    """
+    listed: dict[int, list[Any]] = {}
     for key in sorted(snapshot, key=repr):
-        if isinstance(key, tuple) and str(key[-1]).endswith(IDENTITY_SUFFIX):
+        column = snapshot[key]
+        found, rows = column.find(slots)
+        if _holds_identities(key, slots[found][:1], trees, listed):
             continue
-        found, rows = snapshot[key].find(slots)
+        kept = set_rows(column.values[rows], column.fill)
         hasher.update(repr(key).encode())
-        hasher.update(found.tobytes())
-        hasher.update(snapshot[key].values[rows].tobytes())
+        hasher.update(np.flatnonzero(found)[kept].tobytes())
+        hasher.update(column.values[rows[kept]].tobytes())
+
+
+def set_rows(values: np.ndarray, fill: float) -> np.ndarray:
+    """Which rows of ``values`` ``(n, *shape)`` hold something else than ``fill`` ``(n,)``."""
+    same = (values == fill) | (np.isnan(values) & np.isnan(fill))
+    return ~same.reshape(len(values), -1).all(axis=1)
+
+
+def _holds_identities(
+    key: Hashable, slots: np.ndarray, trees: np.ndarray, listed: dict[int, list[Any]]
+) -> bool:
+    """Whether the state ``key`` of the component at its place in the tree of ``slots[0]``
+    (if any) holds identities."""
+    if not len(slots) or not (isinstance(key, tuple) and len(key) == 3):
+        return False
+    node, kind, name = key
+    tree = trees[slots[0]]
+    if id(tree) not in listed:
+        listed[id(tree)] = list(tree.iter_tree())
+    nodes = listed[id(tree)]
+    if not (isinstance(node, int) and node < len(nodes) and type(nodes[node]).__name__ == kind):
+        return False
+    return bool(nodes[node].identity_state(name) is not None)

@@ -23,7 +23,7 @@ def check_real(name: str, value: Any) -> float:
     if type(value) not in _PLAIN_NUMBERS and (
         isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer))
     ):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+        raise TypeError(f"{name} must be a number, got {_described(value)}")
     try:
         result = float(value)
     except OverflowError:  # a whole number beyond any float (valid JSON: 10**400)
@@ -44,6 +44,12 @@ def finite_float(value: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
+
+
+def _described(value: Any) -> str:
+    """``value``'s type, and a short string itself (``str '100'``: a number typed as text)."""
+    kind = type(value).__name__
+    return f"{kind} {value!r}" if isinstance(value, str) and len(value) <= 24 else kind
 
 
 def check_positive(name: str, value: Any) -> float:
@@ -105,10 +111,8 @@ def check_point(name: str, value: Any) -> tuple[float, float]:
     ):
         raise TypeError(f"{name} must be an (x, y) pair, got {type(value).__name__}")
     if len(value) != 2:
-        raise ValueError(f"{name} must have 2 coordinates, got {len(value)}")
-    x = check_real(name, value[0])
-    y = check_real(name, value[1])
-    return x, y
+        raise ValueError(f"{name} must be an (x, y) pair of 2 coordinates, got {len(value)}")
+    return check_real(f"{name}[0] (x)", value[0]), check_real(f"{name}[1] (y)", value[1])
 
 
 def check_position(name: str, sprite: Any) -> tuple[float, float]:

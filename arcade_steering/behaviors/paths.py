@@ -20,7 +20,7 @@ from .._util.masks import some
 from .._util.vec import perpendicular, put_rows, scale_rows, truncate
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
-from ..path.pack import PathPack, pack_of
+from ..path.pack import PathPack, pack_of, path_key
 from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 
@@ -101,6 +101,15 @@ class FollowPath(SteeringComponent):
     slowing_radius: float = param(default=100.0, gt=0.0, kw_only=True)
     tolerance: float = param(default=2.0, ge=0.0, kw_only=True)
 
+    def identity_state(self, name: str) -> float | None:
+        """The per-agent states ``path`` (which path the agent follows) and ``path_version``
+        (its version then) hold identities of this process."""
+        if name == "path":
+            return path_key(self.path)
+        if name == "path_version":
+            return float(self.path.version)
+        return None
+
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         pack, which = path_pack(ctx, params.path)
@@ -108,7 +117,7 @@ class FollowPath(SteeringComponent):
         # A new agent, or one whose component now holds another path, starts afresh.
         progress = ctx.state("progress")
         key = pack.per_row(pack.keys, which)
-        progress[ctx.state("path_id") != key] = np.nan
+        progress[ctx.state("path") != key] = np.nan
         fresh = np.isnan(progress)
         direction = sense = params.direction
         at_end = self.at_end
@@ -142,7 +151,7 @@ class FollowPath(SteeringComponent):
         ctx.set_state("progress", new.progress)
         ctx.set_state("normal", step.normal)
         if some(fresh):  # the others' paths are stored already
-            ctx.set_state("path_id", np.full(len(ctx), key))
+            ctx.set_state("path", np.full(len(ctx), key))
         if at_end == "reverse":
             ctx.set_state("sense", new.sense)
         if pack.any_open:

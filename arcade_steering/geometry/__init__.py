@@ -22,6 +22,7 @@ Example:
 """
 
 from .hits import KIND_NONE, KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
+from .outline import rectangle_outline
 from .shapes import (
     GEOMETRY_FILTER,
     WALL_CATEGORY,
@@ -31,6 +32,7 @@ from .shapes import (
     add_shapes,
     add_wall,
     add_walls,
+    free_removed,
     obstacle_circle,
     remove_shape,
     wall_segments,
@@ -52,7 +54,9 @@ __all__ = [
     "add_shapes",
     "add_wall",
     "add_walls",
+    "free_removed",
     "obstacle_circle",
+    "rectangle_outline",
     "remove_shape",
     "wall_segments",
 ]

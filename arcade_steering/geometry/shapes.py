@@ -25,6 +25,8 @@ __all__ = [
     "add_shapes",
     "add_wall",
     "add_walls",
+    "edge_walls",
+    "free_removed",
     "obstacle_circle",
     "remove_shape",
     "wall_segments",
@@ -169,6 +171,33 @@ def wall_segments(
     return [_local_segment(body, pa, pb, radius) for pa, pb in pairs]
 
 
+def edge_walls(
+    space: pymunk.Space, starts: np.ndarray, ends: np.ndarray, radius: float
+) -> list[pymunk.Segment]:
+    """Walls from each of ``starts`` to the same row of ``ends``, built on the space's static
+    body but not added (for :func:`add_shapes`): the many edges of an outline at once, with no
+    checks but the space's.
+
+    Args:
+        space: The space whose static body they go on.
+        starts: ``[m, 2]`` world px, finite, within :data:`WORLD_BOUND`.
+        ends: ``[m, 2]`` world px, each row differing from that of ``starts``.
+        radius: Half the walls' thickness, px, finite and >= 0.
+
+    Returns:
+        The segments, in row order, tagged like :func:`add_wall`'s.
+    """
+    check_space(space)
+    body = space.static_body
+    if body.position != (0, 0) or body.angle:
+        starts = np.array([_local(body, (x, y)) for x, y in starts.tolist()]).reshape(-1, 2)
+        ends = np.array([_local(body, (x, y)) for x, y in ends.tolist()]).reshape(-1, 2)
+    return [
+        _local_segment(body, (ax, ay), (bx, by), radius)
+        for (ax, ay), (bx, by) in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
+
+
 def add_shapes(space: pymunk.Space, shapes: Sequence[pymunk.Shape]) -> None:
     """Add many shapes to the space at once, in time linear in their number.
 
@@ -242,9 +271,7 @@ def obstacle_circle(space: pymunk.Space, center: Sequence[float], radius: float)
     :func:`add_obstacle`."""
     check_space(space)
     c = _within(check_point("center", center), "center")
-    r = _length(radius, "radius")
-    if r <= 0.0:
-        raise ValueError(f"radius must be > 0, got {radius!r}")
+    r = _length(radius, "radius", positive=True)
     body = space.static_body
     circle = pymunk.Circle(body, r, _local(body, c))
     _tag(circle)
@@ -268,6 +295,19 @@ def remove_shape(space: pymunk.Space, shape: pymunk.Shape) -> None:
     if shape.space is None or shape.space != space:
         raise ValueError("shape is not in this space")
     space.remove(shape)
+
+
+def free_removed(space: pymunk.Space, removed: Sequence[pymunk.Shape]) -> None:
+    """Let pymunk free ``removed``, shapes just taken out of a space the caller owns.
+
+    pymunk keeps every removed shape (for the collision callbacks of a step in progress) until
+    the space's next ``step``: a space nobody steps keeps them for ever. A step of zero seconds
+    frees them and moves nothing (Chipmunk returns at once when ``dt == 0``). Never call it for
+    a space the game steps itself (its own ``step`` frees them). Inside a step of the space,
+    where pymunk puts removals off, it does nothing.
+    """
+    if removed and all(shape.space is None for shape in removed):
+        space.step(0.0)
 
 
 def _segment(
@@ -302,13 +342,15 @@ def check_space(space: object) -> None:
         raise TypeError(f"space must be a pymunk.Space, got {type(space).__name__}")
 
 
-def _length(value: object, name: str) -> float:
-    """Validate a finite, non-negative scalar length."""
+def _length(value: object, name: str, positive: bool = False) -> float:
+    """Validate a finite scalar length, >= 0 (> 0 if ``positive``)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     length = float(value)
-    if not np.isfinite(length) or length < 0.0:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+    if not np.isfinite(length) or length < 0.0 or (positive and length == 0.0):
+        raise ValueError(
+            f"{name} must be finite and {'> 0' if positive else '>= 0'}, got {value!r}"
+        )
     if length > WORLD_BOUND:
         raise ValueError(f"{name} must be at most {WORLD_BOUND:g} px, got {value!r}")
     return length

@@ -16,12 +16,14 @@ __all__ = ["StaticGeometry"]
 
 
 class StaticGeometry(CapsuleQueries):
-    """A numpy mirror of a space's static segments and circles, with batched queries.
+    """A numpy mirror of a space's static segments, polygons and circles, with batched queries.
 
-    Every :class:`pymunk.Segment` and :class:`pymunk.Circle` on a static body is mirrored,
-    whoever added it and whatever its filter; other shape types, sensors (which pymunk's own
-    queries skip too) and shapes on dynamic or kinematic bodies are ignored. Rows are
-    segments first, then circles; :attr:`shapes` maps a row back to its pymunk shape.
+    Every :class:`pymunk.Segment`, :class:`pymunk.Poly` and :class:`pymunk.Circle` on a static
+    body is mirrored, whoever added it and whatever its filter. A polygon becomes one wall row
+    per edge (a capsule of the polygon's radius), so every wall query sees its closed outline.
+    Sensors (which pymunk's own queries skip too) and shapes on dynamic or kinematic bodies are
+    not mirrored: :attr:`ignored` lists them. Rows are segments first, then polygon edges, then
+    circles; :attr:`shapes` maps a row back to its pymunk shape (a polygon once per edge).
 
     Call :meth:`sync` every frame: it only rebuilds when shapes were added or removed.
     Moving a static body or editing a shape in place (``unsafe_set_endpoints``, a body type
@@ -165,11 +167,20 @@ class StaticGeometry(CapsuleQueries):
 
     @property
     def static_shapes(self) -> tuple[pymunk.Shape, ...]:
-        """The space's static segments and circles as last synced, in the space's order."""
+        """The space's static segments, polygons and circles as last synced, in the space's
+        order."""
         return self._static_key or ()
 
+    @property
+    def ignored(self) -> tuple[pymunk.Shape, ...]:
+        """The shapes of the space, as last synced, that queries do not see: sensors and shapes
+        on dynamic or kinematic bodies (a physics engine's moving sprites), in the space's
+        order. Worked out on each call: for a report, not for every frame."""
+        mirrored = self._static_set
+        return tuple(s for s in self._space_key or () if s not in mirrored)
+
     def sync(self, space: pymunk.Space, force: bool = False) -> bool:
-        """Bring the mirror up to date with ``space``'s static segments and circles.
+        """Bring the mirror up to date with ``space``'s static segments, polygons and circles.
 
         Cheap when nothing changed (one tuple comparison over the space's shapes: 2 µs for
         150 shapes, 20 µs for 1,500), so it can run every frame. When only other shapes
@@ -203,8 +214,10 @@ class StaticGeometry(CapsuleQueries):
 
     def _rebuild(self, static: tuple[pymunk.Shape, ...]) -> None:
         segments = [s for s in static if isinstance(s, pymunk.Segment)]
+        polygons = [s for s in static if isinstance(s, pymunk.Poly)]
         circles = [s for s in static if isinstance(s, pymunk.Circle)]
-        m = len(segments)
+        edge_a, edge_b, edge_radius, edge_shapes = _polygon_edges(polygons)
+        m = len(segments) + len(edge_a)
         a = np.zeros((m + len(circles), 2))
         b = np.zeros_like(a)
         radius = np.zeros(len(a))
@@ -212,20 +225,54 @@ class StaticGeometry(CapsuleQueries):
             a[row] = seg.body.local_to_world(seg.a)
             b[row] = seg.body.local_to_world(seg.b)
             radius[row] = seg.radius
+        edges = slice(len(segments), m)
+        a[edges], b[edges], radius[edges] = edge_a, edge_b, edge_radius
         for row, circle in enumerate(circles, start=m):
             a[row] = b[row] = circle.body.local_to_world(circle.offset)
             radius[row] = circle.radius
-        self.shapes = [*segments, *circles]
+        self.shapes = [*segments, *edge_shapes, *circles]
         self._load(a, b, radius, m)
 
 
+def _polygon_edges(
+    polygons: list[pymunk.Poly],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[pymunk.Poly]]:
+    """The edges of ``polygons`` in world px: first ends ``[e, 2]``, second ends ``[e, 2]``,
+    radii ``[e]`` and the polygon of each edge, polygon by polygon in vertex order.
+
+    pymunk keeps a polygon convex with distinct vertices; a degenerate one (all vertices equal)
+    gives one zero-length edge, a disc of its radius, which the capsule kernels handle.
+    """
+    local: list[tuple[float, float]] = []
+    counts: list[int] = []
+    for poly in polygons:
+        vertices = poly.get_vertices()
+        local += vertices
+        counts.append(len(vertices))
+    if not local:
+        return np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), []
+    owner = np.repeat(np.arange(len(polygons)), counts)
+    bodies = [poly.body for poly in polygons]
+    position = np.array([tuple(body.position) for body in bodies], dtype=float)[owner]
+    turn = np.array([tuple(body.rotation_vector) for body in bodies], dtype=float)[owner]
+    x, y = np.array(local, dtype=float).T
+    starts = position + np.column_stack(
+        (turn[:, 0] * x - turn[:, 1] * y, turn[:, 1] * x + turn[:, 0] * y)
+    )
+    following = np.arange(1, len(starts) + 1)
+    firsts = np.cumsum(counts) - np.asarray(counts)
+    following[np.cumsum(counts) - 1] = firsts  # the last vertex joins the first
+    radius = np.array([poly.radius for poly in polygons])[owner]
+    return starts, starts[following], radius, [polygons[i] for i in owner.tolist()]
+
+
 def _static_shapes(shapes: tuple[pymunk.Shape, ...]) -> tuple[pymunk.Shape, ...]:
-    """The static, non-sensor segments and circles among ``shapes``, in order."""
+    """The static, non-sensor segments, polygons and circles among ``shapes``, in order."""
     static = pymunk.Body.STATIC
     return tuple(
         s
         for s in shapes
-        if isinstance(s, (pymunk.Segment, pymunk.Circle))
+        if isinstance(s, (pymunk.Segment, pymunk.Poly, pymunk.Circle))
         and not s.sensor
         and s.body.body_type == static
     )

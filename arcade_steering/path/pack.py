@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-__all__ = ["PackPoint", "PathLike", "PathPack", "pack_of"]
+__all__ = ["PackPoint", "PathLike", "PathPack", "pack_of", "path_key"]
 
 
 class PathLike(Protocol):
@@ -53,6 +53,12 @@ class PackPoint(NamedTuple):
     offset: np.ndarray
 
 
+def path_key(path: PathLike) -> float:
+    """A path's identity as a float, for per-agent state: an agent given another path sees
+    another key."""
+    return float(id(path))
+
+
 class PathPack:
     """The segments of ``paths`` in one table.
 
@@ -63,7 +69,7 @@ class PathPack:
     def __init__(self, paths: Sequence[PathLike]) -> None:
         self.paths = list(paths)
         #: ``(p,)`` each path's identity as a float, to notice an agent given another path.
-        self.keys = np.array([float(id(path)) for path in self.paths])
+        self.keys = np.array([path_key(path) for path in self.paths])
         self.length = np.array([path.length for path in self.paths])
         self.closed = np.array([path.closed for path in self.paths])
         self.any_closed = bool(self.closed.any())

@@ -11,6 +11,9 @@ layers, by name:
   its width.
 - ``spawns``: named points; several points may share a name (``flag``, ``guard``).
 
+Tile layers named in ``wall_layers``, or with a bool property ``walls`` set to true, are walls
+too: their tiles' merged outline (see :class:`~arcade_steering.SpriteWalls`).
+
 Tiled's y axis points down and arcade's up: coordinates are converted (and scaled).
 
 Level files may come from players and modders: a map read from a path, and every file it

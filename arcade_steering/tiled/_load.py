@@ -13,17 +13,19 @@ import pymunk
 import pytiled_parser
 
 from .. import geometry
+from .._arcade.sprite_walls import SpriteWalls
 from .._core.component import SteeringComponent
 from .._util.validate import check_positive
 from ..path import Path
 from ..tree_data import Resolver, TreeDataError, from_dict
-from ..world import SteeringWorld
+from ..world import SteeringWorld, check_world
 from ._behaviors import PROPERTY, read_behaviors
 from ._errors import LevelError
 from ._layers import LAYERS, LayerReader, Point
 from ._limits import LevelLimits
 from ._map_checks import check_files
 from ._paths import anchor_images
+from ._tile_walls import add_tile_walls, wall_tile_layers
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Level:
         tilemap: The arcade ``TileMap`` (its ``sprite_lists`` hold the tile layers to draw).
         width: Map width, px (scaled).
         height: Map height, px (scaled).
-        walls: The ``pymunk.Segment`` walls added to the world.
+        walls: The ``pymunk.Segment`` walls added to the world from the ``walls`` object layer.
         obstacles: The ``pymunk.Circle`` obstacles added to the world.
         paths: Routes by object name.
         spawns: Spawn points by object name; a name may have several points.
@@ -42,6 +44,8 @@ class Level:
             as :func:`~arcade_steering.to_dict` writes it), as data, by spawn name; build
             one with :meth:`behavior`.
         source: The map file, for messages.
+        tile_walls: The walls of the wall tile layers, by layer name (their ``shapes`` are the
+            segments; a tile removed from its sprite list takes its walls with it).
     """
 
     tilemap: arcade.TileMap
@@ -53,6 +57,7 @@ class Level:
     spawns: dict[str, list[Point]] = field(default_factory=dict)
     behaviors: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: str = ""
+    tile_walls: dict[str, SpriteWalls] = field(default_factory=dict)
 
     def behavior(
         self,
@@ -103,6 +108,7 @@ def load_level(
     required: tuple[str, ...] = LAYERS,
     root: str | FilePath | None = None,
     limits: LevelLimits | None = None,
+    wall_layers: tuple[str, ...] = (),
 ) -> Level:
     """Read a Tiled map's steering layers and add its walls and obstacles to ``world``.
 
@@ -124,6 +130,10 @@ def load_level(
             the map's own folder. Pass a wider one for maps sharing tilesets in a parent
             folder. Symbolic links are followed before the check.
         limits: Caps on sizes and counts; by default ``LevelLimits()``.
+        wall_layers: Tile layers whose tiles are walls, by name; a tile layer with a bool
+            property ``walls`` set to true is one too. Their tiles' outline is merged as
+            :meth:`~arcade_steering.SteeringWorld.add_wall_sprites` merges it, from the
+            sprites of ``tilemap.sprite_lists[name]``.
 
     Returns:
         The :class:`Level`.
@@ -137,10 +147,10 @@ def load_level(
         ValueError: ``scaling`` is not finite and > 0, or ``root`` is given with a TileMap.
     """
     scaling = check_positive("scaling", scaling)
-    if isinstance(required, str) or not isinstance(required, (tuple, list)):
-        raise TypeError(f"required must be a tuple of layer names, got {type(required).__name__}")
-    if not isinstance(world, SteeringWorld):
-        raise TypeError(f"world must be a SteeringWorld, got {type(world).__name__}")
+    for name, names in (("required", required), ("wall_layers", wall_layers)):
+        if isinstance(names, str) or not isinstance(names, (tuple, list)):
+            raise TypeError(f"{name} must be a tuple of layer names, got {type(names).__name__}")
+    check_world(world)
     if limits is None:
         limits = LevelLimits()
     elif not isinstance(limits, LevelLimits):
@@ -167,8 +177,11 @@ def load_level(
     paths = reader.paths(layers.get("paths", []))
     spawns = reader.spawns(layers.get("spawns", []))
     behaviors = read_behaviors(reader, layers.get("spawns", []))
+    wall_tiles = wall_tile_layers(reader, tilemap, tuple(wall_layers))
+    tile_walls = add_tile_walls(reader, world, wall_tiles)
     geometry.add_shapes(space, [*walls, *obstacles])
     level = Level(tilemap, reader.width, reader.height, walls, obstacles, paths, spawns)
+    level.tile_walls = tile_walls
     level.behaviors, level.source = behaviors, str(reader.file)
     return level
 

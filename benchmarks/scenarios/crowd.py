@@ -23,7 +23,7 @@ import functools
 import numpy as np
 
 import arcade_steering as steer
-from demo_game import scene as demo
+from arcade_steering.demo import scene as demo
 
 from . import Results, Scenario, median_of, sprites_at
 from ._field import CENTER, Field, loop, outside, place_along, scatter

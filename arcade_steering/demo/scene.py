@@ -121,12 +121,12 @@ class Scene:
             [[*wall.a, *wall.b] for wall in self.level.walls], dtype=float
         ).reshape(-1, 4)
 
-        self.leader_list = arcade.SpriteList()
-        self.squad = arcade.SpriteList()
+        self.leader_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.squad: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         #: The leader and the squad, for the followers' separation.
-        self.convoy = arcade.SpriteList()
-        self.scout_list = arcade.SpriteList()
-        self.flags = arcade.SpriteList()
+        self.convoy: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.scout_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.flags: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
 
         self.leader = arcade.Sprite(LEADER_TEXTURE, scale=0.75)
         self.leader.position = self.level.spawns["leader"][0]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import arcade
+from arcade.types import RGBOrA255
 
-Color = tuple[int, ...]
+Color = RGBOrA255
 
 FILL = (18, 22, 18, 240)
 BORDER = (230, 220, 120)

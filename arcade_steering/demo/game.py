@@ -20,7 +20,7 @@ from collections import deque
 import arcade
 import numpy as np
 
-from arcade_steering.examples._drawing import draw_path
+from arcade_steering.examples._drawing import draw_path, point_list
 
 from .panel import Panel
 from .scene import FOLLOWERS, SIGHT_HALF_ANGLE, SIGHT_LENGTH, Scene
@@ -332,7 +332,7 @@ class GameView(arcade.View):
         ends[0::2], ends[1::2] = geometry.segment_a, geometry.segment_b
         thickness = max(2.0, 2.0 * float(np.max(geometry.segment_radius, initial=1.0)))
         if len(ends):
-            arcade.draw_lines(ends.tolist(), WALL_COLOR, thickness)
+            arcade.draw_lines(point_list(ends), WALL_COLOR, thickness)
         for (x, y), radius in zip(
             geometry.circle_center.tolist(), geometry.circle_radius.tolist(), strict=True
         ):

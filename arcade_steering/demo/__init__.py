@@ -1,0 +1,2 @@
+"""The demo game: ``python -m arcade_steering.demo`` or ``arcade-steering-demo`` (``--help``
+for headless options)."""
