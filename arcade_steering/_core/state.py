@@ -179,7 +179,7 @@ def digest_state(
 def set_rows(values: np.ndarray, fill: float) -> np.ndarray:
     """Which rows of ``values`` ``(n, *shape)`` hold something else than ``fill`` ``(n,)``."""
     same = (values == fill) | (np.isnan(values) & np.isnan(fill))
-    return ~same.reshape(len(values), -1).all(axis=1)
+    return ~same.all(axis=tuple(range(1, same.ndim)))
 
 
 def _holds_identities(
