@@ -35,24 +35,36 @@ def _flags() -> list[str]:
     return CFLAGS + shlex.split(os.environ.get("ARCADE_STEERING_CFLAGS", ""))
 
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "arcade_steering._native._kernel",
-    '#include "kernel.h"',
-    sources=[str(HERE / "kernel.c")],
-    include_dirs=[str(HERE)],
-    extra_compile_args=_flags(),
-    extra_link_args=[f for f in _flags() if f.startswith("-fsanitize")],
-    libraries=[] if sys.platform == "win32" else ["m"],
-    optional=True,
-)
+def make_builder(sources: Path) -> FFI:
+    """The extension's builder, ``kernel.c`` found in ``sources``.
+
+    Args:
+        sources: ``kernel.c``'s folder: relative to the project for ``setup.py`` (setuptools
+            refuses absolute paths), absolute to compile anywhere else.
+    """
+    builder = FFI()
+    builder.cdef(CDEF)
+    builder.set_source(
+        "arcade_steering._native._kernel",
+        '#include "kernel.h"',
+        sources=[(sources / "kernel.c").as_posix()],
+        include_dirs=[str(HERE)],
+        extra_compile_args=_flags(),
+        extra_link_args=[flag for flag in _flags() if flag.startswith("-fsanitize")],
+        libraries=[] if sys.platform == "win32" else ["m"],
+        optional=True,
+    )
+    return builder
+
+
+#: What ``setup.py``'s ``cffi_modules`` names.
+ffibuilder = make_builder(Path("arcade_steering", "_native"))
 
 
 def build_in_place() -> Path:
     """Compile the extension next to its source (for work on the C); returns its path."""
     with tempfile.TemporaryDirectory() as scratch:
-        built = Path(ffibuilder.compile(tmpdir=scratch))
+        built = Path(make_builder(HERE).compile(tmpdir=scratch))
         return Path(shutil.copy2(built, HERE / built.name))
 
 

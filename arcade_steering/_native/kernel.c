@@ -111,15 +111,13 @@ static vec2 arrive(const agent *a, vec2 target, double slowing_radius, double to
 }
 
 /* group.separation_push summed over the agent's pairs, times max_speed / response_time.
- * cursor: the first pair not yet read; pairs are grouped by asking agent. */
-static int separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
-                      intptr_t *cursor, double reach, vec2 *out) {
+ * cursor: the first pair not yet read; pairs are grouped by asking agent (check_pairs). */
+static vec2 separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
+                       intptr_t *cursor, double reach) {
     vec2 sum = ZERO;
     intptr_t p = *cursor;
-    if (p < pairs->count && pairs->query[p] < a->row) return AS_ERR_PAIRS;
     for (; p < pairs->count && pairs->query[p] == a->row; p++) {
         intptr_t other = pairs->other[p];
-        if (other < 0 || other >= agents->capacity) return AS_ERR_PAIRS;
         double distance = pairs->distance[p];
         double radii = a->radius + agents->radius[other];
         double contact = fmin(radii, 0.5 * reach);
@@ -131,8 +129,7 @@ static int separation(const agent *a, const as_agents *agents, const as_pairs *p
         sum.y += push.y;
     }
     *cursor = p;
-    *out = scaled(sum, a->max_speed / a->response_time);
-    return AS_OK;
+    return scaled(sum, a->max_speed / a->response_time);
 }
 
 /* The program is checked once, before any agent: every opcode known, every column, target
@@ -144,13 +141,7 @@ static int check_program(const as_program *program, intptr_t n) {
         return AS_ERR_PROGRAM;
     if (program->n_pairs < 0 || program->n_pairs > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
-    for (intptr_t s = 0; s < program->n_pairs; s++) {
-        const as_pairs *pairs = program->pairs + s;
-        if (pairs->count < 0) return AS_ERR_PAIRS;
-        if (pairs->count > 0 && (!pairs->query || !pairs->other || !pairs->offset ||
-                                 !pairs->distance))
-            return AS_ERR_PAIRS;
-    }
+
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
         intptr_t columns = 0, first = op[2];
@@ -179,6 +170,25 @@ static int check_program(const as_program *program, intptr_t n) {
     return depth == 1 ? AS_OK : AS_ERR_STACK;
 }
 
+/* Every pair set: its arrays there, its pairs grouped by asking agent (0 <= query < n,
+ * non-decreasing), every neighbour a slot of the columns. */
+static int check_pairs(const as_program *program, const as_agents *agents, intptr_t n) {
+    for (intptr_t s = 0; s < program->n_pairs; s++) {
+        const as_pairs *pairs = program->pairs + s;
+        if (pairs->count < 0) return AS_ERR_PAIRS;
+        if (pairs->count > 0 &&
+            (!pairs->query || !pairs->other || !pairs->offset || !pairs->distance))
+            return AS_ERR_PAIRS;
+        intptr_t last = 0;
+        for (intptr_t p = 0; p < pairs->count; p++) {
+            if (pairs->query[p] < last || pairs->query[p] >= n) return AS_ERR_PAIRS;
+            if (pairs->other[p] < 0 || pairs->other[p] >= agents->capacity) return AS_ERR_PAIRS;
+            last = pairs->query[p];
+        }
+    }
+    return AS_OK;
+}
+
 static int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
     for (intptr_t i = 0; i < n; i++)
         if (slots[i] < 0 || slots[i] >= agents->capacity) return AS_ERR_SLOT;
@@ -186,8 +196,8 @@ static int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t 
 }
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
-static int run_program(const as_program *program, const as_agents *agents, const agent *a,
-                       intptr_t n, intptr_t *cursors, vec2 *result) {
+static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
+                        intptr_t n, intptr_t *cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -204,12 +214,10 @@ static int run_program(const as_program *program, const as_agents *agents, const
             case AS_ARRIVE:
                 force = arrive(a, load(program->targets, target), a->params[op[2]], a->params[op[2] + 1]);
                 break;
-            case AS_SEPARATION: {
-                int status = separation(a, agents, program->pairs + op[1], cursors + op[1],
-                                        a->params[op[2]], &force);
-                if (status != AS_OK) return status;
+            case AS_SEPARATION:
+                force = separation(a, agents, program->pairs + op[1], cursors + op[1],
+                                   a->params[op[2]]);
                 break;
-            }
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -232,8 +240,7 @@ static int run_program(const as_program *program, const as_agents *agents, const
         if (op[0] <= AS_ARRIVE && program->gone[target]) force = ZERO; /* Targets.silence */
         stack[top++] = finite(force); /* context.evaluate */
     }
-    *result = stack[0];
-    return AS_OK;
+    return stack[0];
 }
 
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
@@ -241,6 +248,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     intptr_t cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
+    if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status != AS_OK) return status;
     for (intptr_t row = 0; row < n; row++) {
         intptr_t slot = slots[row];
@@ -257,10 +265,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
-        vec2 force;
-        status = run_program(program, agents, &a, n, cursors, &force);
-        if (status != AS_OK) return status;
-        store(agents->force, slot, force);
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors));
     }
     return AS_OK;
 }
