@@ -14,6 +14,7 @@ from . import formations, params, testing
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
 from ._core.snapshot import WorldSnapshot
+from ._native.report import NativeBatch, NativeReport
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
@@ -56,6 +57,8 @@ __all__ = [
     "Interpose",
     "LookWhereYouAreGoing",
     "MatchVelocity",
+    "NativeBatch",
+    "NativeReport",
     "OffsetPursuit",
     "Path",
     "PriorityBlend",
