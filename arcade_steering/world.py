@@ -353,10 +353,16 @@ class SteeringWorld(WorldShapes, NotCopyable):
             >>> import arcade_steering as steer
             >>> from arcade_steering.testing import StubSprite
             >>> world = steer.SteeringWorld()
-            >>> _ = world.attach(StubSprite(), steer.Wander())
+            >>> ship = StubSprite()
+            >>> _ = world.attach(ship, steer.Wander())
             >>> report = world.native_report()
             >>> report.native
             False
+            >>> report.batches[0].agents, report.batches[0].native
+            (1, False)
+            >>> print(report)  # doctest: +SKIP
+            integration: native
+            1 agents, Wander(...): numpy (Wander has no native step yet)
         """
         with self._guard("native_report()"):
             table = self._agents

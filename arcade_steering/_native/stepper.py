@@ -137,17 +137,18 @@ class NativeStep:
         self, batches: list[Batch], plan: RowPlan, shapes: int, debug: bool, driven: bool
     ) -> NativeReport:
         """Which path each batch and the integrator run (see :class:`NativeReport`)."""
-        if not self.available:
-            return NativeReport(False, self.reason, (), self.reason)
         rows = []
         for batch in batches:
-            bound = self._bound(batch)
-            reason = bound if isinstance(bound, str) else ""
+            reason = self.reason
+            if not reason:
+                bound = self._bound(batch)
+                reason = bound if isinstance(bound, str) else ""
             if debug and not reason:
                 reason = "the debug overlay is on"
             rows.append(NativeBatch(len(batch), repr(batch.root.component), not reason, reason))
-        integration = _integration_blocker(plan, shapes, np.ones(1, bool) if driven else None)
-        return NativeReport(True, "", tuple(rows), integration)
+        driving = np.ones(1, bool) if driven else None
+        integration = self.reason or _integration_blocker(plan, shapes, driving)
+        return NativeReport(self.available, self.reason, tuple(rows), integration)
 
     # -- internals --------------------------------------------------------------------------
 
