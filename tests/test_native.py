@@ -8,6 +8,7 @@ range instead of reading it.
 from __future__ import annotations
 
 import gc
+import math
 
 import numpy as np
 import pytest
@@ -161,6 +162,20 @@ def test_a_changed_parameter_and_a_gone_target_reach_the_native_step(
     assert not np.array_equal(native[39], native[40])  # still pushed apart when gone
 
 
+@pytest.mark.parametrize("leaf", [steer.Seek, steer.Flee, steer.Arrive])
+def test_a_target_at_nan_gives_what_numpy_gives(
+    leaf: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        sprite = StubSprite(0, 0)
+        agent = world.attach(sprite, leaf(lambda: (math.nan, 0.0)), velocity=(50, 0))
+        world.update(1 / 60)
+        return np.array([[agent.force, agent.velocity]])
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert native.tobytes() == numpy.tobytes()
+
+
 def test_mixed_batches_and_squads_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     def build(world: steer.SteeringWorld) -> np.ndarray:
         squads = [
@@ -236,7 +251,7 @@ class Kernel:
     """Direct calls of the C with hand-made (bad) programs."""
 
     def __init__(self, capacity: int = 4) -> None:
-        kernel = NativeStep.load()._kernel
+        kernel = NativeStep.load().kernel
         self.ffi, self.lib = kernel.ffi, kernel.lib
         self.columns = {name: np.zeros((capacity, 2)) for name in ("position", "velocity")}
         self.columns |= {name: np.zeros((capacity, 2)) for name in ("force", "heading", "look")}

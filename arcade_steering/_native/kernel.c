@@ -53,6 +53,12 @@ static vec2 spread(intptr_t id) {
     return r;
 }
 
+/* numpy.maximum: NaN if either is (fmax would drop it). */
+static double maximum(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    return a > b ? a : b;
+}
+
 /* masks.finite: NaN and inf replaced by zero, coordinate by coordinate. */
 static vec2 finite(vec2 v) {
     vec2 r = {isfinite(v.x) ? v.x : 0.0, isfinite(v.y) ? v.y : 0.0};
@@ -102,9 +108,9 @@ static vec2 arrive(const agent *a, vec2 target, double slowing_radius, double to
     double braking = 0.8 * (a->max_force / a->mass);
     double knee = braking / (slope * slope);
     double over = braking / slope;
-    double parabola = sqrt(fmax(2.0 * braking * distance - over * over, 0.0));
+    double parabola = sqrt(maximum(2.0 * braking * distance - over * over, 0.0));
     double speed = distance <= knee ? slope * distance : parabola;
-    if (a->max_speed < speed) speed = a->max_speed;
+    if (a->max_speed < speed) speed = a->max_speed; /* numpy.minimum: a NaN speed stays */
     if (distance <= tolerance) speed = 0.0;
     vec2 desired = scaled(normalize(offset, ZERO), speed);
     return velocity_force(desired, a->velocity, a->response_time);
