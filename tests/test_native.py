@@ -162,13 +162,15 @@ def test_a_changed_parameter_and_a_gone_target_reach_the_native_step(
     assert not np.array_equal(native[39], native[40])  # still pushed apart when gone
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's, on its way to no force
+@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf, 1e300])
 @pytest.mark.parametrize("leaf", [steer.Seek, steer.Flee, steer.Arrive])
-def test_a_target_at_nan_gives_what_numpy_gives(
-    leaf: type, monkeypatch: pytest.MonkeyPatch
+def test_a_target_at_nan_or_far_gives_what_numpy_gives(
+    leaf: type, x: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def build(world: steer.SteeringWorld) -> np.ndarray:
         sprite = StubSprite(0, 0)
-        agent = world.attach(sprite, leaf(lambda: (math.nan, 0.0)), velocity=(50, 0))
+        agent = world.attach(sprite, leaf(lambda: (x, 0.0)), velocity=(50, 0))
         world.update(1 / 60)
         return np.array([[agent.force, agent.velocity]])
 
