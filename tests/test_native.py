@@ -15,10 +15,17 @@ import pytest
 from conftest import NATIVE_BUILT
 
 import arcade_steering as steer
-from arcade_steering._native.stepper import FLOAT, NativeStep, checked
+from arcade_steering._native.stepper import FLOAT, checked
 from arcade_steering.testing import StubSprite
 
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
+
+
+@pytest.fixture(autouse=True)
+def native_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native step on, also in a run of the suite with ``ARCADE_STEERING_NATIVE=0``."""
+    monkeypatch.delenv("ARCADE_STEERING_NATIVE", raising=False)
+
 
 #: Agreement of the two paths, relative to each quantity's scale.
 RTOL = 1e-9
@@ -228,7 +235,7 @@ def test_the_report_says_which_path_runs_and_why(monkeypatch: pytest.MonkeyPatch
     assert str(off) == "numpy: switched off: ARCADE_STEERING_NATIVE=0"
 
 
-def test_a_field_of_view_and_the_debug_overlay_run_on_numpy() -> None:
+def test_a_separation_with_a_field_of_view_runs_on_numpy() -> None:
     world = steer.SteeringWorld()
     sprite = StubSprite()
     world.attach(sprite, steer.Separation(30, fov=120))
@@ -253,8 +260,9 @@ class Kernel:
     """Direct calls of the C with hand-made (bad) programs."""
 
     def __init__(self, capacity: int = 4) -> None:
-        kernel = NativeStep.load().kernel
-        self.ffi, self.lib = kernel.ffi, kernel.lib
+        from arcade_steering._native import _kernel  # whatever ARCADE_STEERING_NATIVE says
+
+        self.ffi, self.lib = _kernel.ffi, _kernel.lib
         self.columns = {name: np.zeros((capacity, 2)) for name in ("position", "velocity")}
         self.columns |= {name: np.zeros((capacity, 2)) for name in ("force", "heading", "look")}
         self.columns |= {name: np.ones(capacity) for name in ("max_speed", "max_force", "mass")}

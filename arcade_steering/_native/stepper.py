@@ -103,11 +103,6 @@ class NativeStep:
         """Whether the extension is loaded and switched on."""
         return self._kernel is not None
 
-    @property
-    def kernel(self) -> Any:
-        """The extension module (its ``ffi`` and ``lib``), or None."""
-        return self._kernel
-
     # -- the step ---------------------------------------------------------------------------
 
     def steer(self, frame: StepFrame, batch: Batch) -> bool:
