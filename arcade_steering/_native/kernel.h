@@ -39,13 +39,16 @@ typedef struct {
     intptr_t capacity;
 } as_agents;
 
-/* One Separation leaf's neighbour pairs for this step, grouped by asking agent. */
+/* One Separation leaf's neighbour pairs for this step, grouped by asking agent; or, with
+ * everyone set, none given: the neighbours are every agent of as_program.world within reach,
+ * found in that order (the numpy index's order for a world of few agents). */
 typedef struct {
     const intptr_t *query;  /* (count,) position of the asking agent in the batch */
     const intptr_t *other;  /* (count,) the neighbour's slot */
     const double *offset;   /* (count, 2) neighbour minus agent, px */
     const double *distance; /* (count,) px */
     intptr_t count;
+    int32_t everyone;
 } as_pairs;
 
 /* A batch's compiled tree and what its leaves read this step. */
@@ -59,6 +62,8 @@ typedef struct {
     intptr_t n_targets;
     const as_pairs *pairs;  /* (n_pairs,) */
     intptr_t n_pairs;
+    const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
+    intptr_t n_world;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._core.batches import Batch, BatchNode
-from .._core.gather import gather_array
+from .._core.gather import gather_array, gather_groups
 from .._core.targets import TargetTable
 from ..behaviors.group import Separation
 from ..behaviors.seek import Arrive, Flee, Seek
@@ -48,6 +48,8 @@ class Program:
         targets: The tables of the Seek, Flee and Arrive leaves, in operand order.
         static_targets: Their targets ``(t, n, 2)`` for fixed points (moving ones: per step).
         separations: The Separation leaves' places, in operand order.
+        among_all: For each, whether all its agents' neighbours are every agent (``among``
+            None): the C can then find them itself.
         depth: The deepest stack the program needs.
     """
 
@@ -56,6 +58,7 @@ class Program:
     targets: list[TargetTable]
     static_targets: np.ndarray
     separations: list[BatchNode]
+    among_all: list[bool]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
 
@@ -77,6 +80,7 @@ class _Compiler:
         self.columns: list[np.ndarray] = []
         self.targets: list[TargetTable] = []
         self.separations: list[BatchNode] = []
+        self.among_all: list[bool] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.depth = self.deepest = 0
 
@@ -118,6 +122,7 @@ class _Compiler:
             self.targets,
             static,
             self.separations,
+            self.among_all,
             self.deepest,
             self.tokens,
         )
@@ -142,6 +147,7 @@ def _separation(compiler: _Compiler, node: BatchNode) -> None:
     if np.isfinite(gather_array(node, "fov", compiler.n)).any():
         raise NotCoveredError("Separation with a field of view has no native step yet")
     compiler.separations.append(node)
+    compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
     compiler.emit(SEPARATION, len(compiler.separations) - 1, compiler.column(node, "radius"))
 
 

@@ -20,6 +20,7 @@ from .._core.context import SteeringContext
 from .._core.frame import BatchFrame, StepFrame
 from .._core.integrate import HEADING_MIN_SPEED
 from .._util.masks import some
+from ..neighbors.radius import ALL_PAIRS_MAX
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -237,15 +238,28 @@ class _Bound:
         return self._struct
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
-        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks."""
+        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world
+        of few agents, among all of them, left to the C, which finds the same pairs in the
+        same order as the numpy index (every agent against every other)."""
         ffi = self._ffi
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        held: list[Any] = []
+        world = frame.agents.rows
+        few = len(world) <= ALL_PAIRS_MAX
+        world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
+        self._struct.world, self._struct.n_world = world_buffer, len(world)
+        held: list[Any] = [(world, world_buffer)]
+        batch_frame = None
         for number, node in enumerate(self.program.separations):
+            entry = self._pairs[number]
+            entry.everyone = few and self.program.among_all[number]
+            if entry.everyone:
+                entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
+                entry.count = 0
+                continue
+            if batch_frame is None:
+                batch_frame = BatchFrame(frame, batch.slots, batch.index)
             params = SteeringContext(batch_frame, node).params(node.component)
             pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
             p = len(pairs)
-            entry = self._pairs[number]
             for name, dtype, shape in _PAIR_FIELDS:
                 array = np.ascontiguousarray(getattr(pairs, name), dtype)
                 checked(name, array, dtype, (p, *shape))
