@@ -43,4 +43,7 @@ if __name__ == "__main__":
             (Path(__file__).parent / "README.md").read_text(encoding="utf-8")
         ),
         long_description_content_type="text/markdown",
+        # The native step, built with cffi as pymunk builds Chipmunk; optional: without a C
+        # compiler the install goes on and the world steps with numpy.
+        cffi_modules=["arcade_steering/_native/build.py:ffibuilder"],
     )

@@ -15,6 +15,7 @@ from ._arcade.sprite_walls import SpriteWalls
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
 from ._core.snapshot import WorldSnapshot
+from ._native.report import NativeBatch, NativeReport
 from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
@@ -61,6 +62,8 @@ __all__ = [
     "Interpose",
     "LookWhereYouAreGoing",
     "MatchVelocity",
+    "NativeBatch",
+    "NativeReport",
     "OffsetPursuit",
     "Path",
     "PriorityBlend",

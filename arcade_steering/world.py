@@ -24,6 +24,8 @@ from ._core.neighborhood import Neighborhood
 from ._core.owners import check_free
 from ._core.snapshot import WorldSnapshot, load_world, new_world_number, save_world
 from ._core.sync import DrivenBodies, SpriteSync
+from ._native.report import NativeReport
+from ._native.stepper import NativeStep
 from ._util.validate import check_bool, check_count, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
 from .debug import DebugRecorder, draw_world
@@ -102,6 +104,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         self._debug_wanted = False
         self._debug: DebugRecorder | None = None
         self._guard = UpdateGuard()
+        self._native = NativeStep.load()
 
     # -- agents -----------------------------------------------------------------------------
 
@@ -350,9 +353,53 @@ class SteeringWorld(WorldShapes, NotCopyable):
             self._refresh_sprite_walls(rebuild=True)
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
+        native = self._native if self._native.available else None
         return StepFrame(
-            self._agents, dt, self.rng, self._geometry, self._neighborhood, self._tracker, debug
+            self._agents,
+            dt,
+            self.rng,
+            self._geometry,
+            self._neighborhood,
+            self._tracker,
+            debug,
+            native,
         )
+
+    def native_report(self) -> NativeReport:
+        """Which path :meth:`update` runs: the native step or numpy, batch by batch, and why.
+
+        The native step (a compiled extension, built where ``pip install`` finds a C compiler)
+        steers each batch whose tree is made only of the components it covers, and moves the
+        agents; numpy runs the rest, with the same results to rounding. Environment variable
+        ``ARCADE_STEERING_NATIVE=0``, set before the world is made, keeps the world on numpy.
+        See "The native step" on the page "Performance".
+
+        Example:
+            >>> import arcade_steering as steer
+            >>> from arcade_steering.testing import StubSprite
+            >>> world = steer.SteeringWorld()
+            >>> ship = StubSprite()
+            >>> _ = world.attach(ship, steer.Wander())
+            >>> report = world.native_report()
+            >>> report.native
+            False
+            >>> report.batches[0].agents, report.batches[0].native
+            (1, False)
+            >>> print(report)  # doctest: +SKIP
+            integration: native
+            1 agents, Wander(...): numpy (Wander has no native step yet)
+        """
+        with self._guard("native_report()"):
+            table = self._agents
+            table.drop_collected()
+            self._geometry.sync(self._space)
+            return self._native.report(
+                table.batches(),
+                table.plan,
+                len(self._geometry),
+                self._debug_wanted,
+                self._physics is not None,
+            )
 
     # -- debug ------------------------------------------------------------------------------
 

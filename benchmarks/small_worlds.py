@@ -7,6 +7,10 @@ in ``SpriteList``s:
 - ``arrive``: every agent arrives at one shared target (the ``arrive-shared`` scenario of
   ``run.py``: agents spread over a 400 x 2000 px strip, target 1,500-1,900 px away, 60 px/s,
   so they are all still on their way while timed).
+- ``arrive-separate``: every agent arrives at a target of its own, kept apart by a Separation
+  (``WeightedBlend((Arrive, 1), (Separation(34), 1))``, the composition of issue #34's table):
+  agents spread over a 400 x 400 px square, targets 800-1,200 px away, 60 px/s. Every
+  component of it has a native step (see the page "Performance").
 - ``demo``: the demo game's squad: a leader patrolling its route
   (``PriorityBlend(AvoidWalls, AvoidObstacles, FollowPath)``) and followers with
   ``PriorityBlend(AvoidWalls, AvoidObstacles, EvadeSightCone, WeightedBlend(FollowLeader,
@@ -14,6 +18,9 @@ in ``SpriteList``s:
   agents (the demo's leader and 12 followers) it is the demo; beyond, ``ceil(N / 13)`` copies
   of the demo's level side by side, each with its own leader, route and squad (sizes as even
   as can be), so every N is as crowded as the demo.
+
+The library's side is built twice: as it runs by default (the native step where the
+extension is built and covers the tree) and on numpy only (``ARCADE_STEERING_NATIVE=0``).
 
 Timing: one ``update(1/60)`` of each (the library's ``world.update``, sprite write-back
 included; the peer's update, sprite writes included), both in one process, garbage collector
@@ -63,7 +70,9 @@ import peer
 DT = 1 / 60
 SIZES = (1, 5, 13, 30, 100, 300, 1000, 3000)
 QUICK_SIZES = (1, 13, 100)
-COMPOSITIONS = ("arrive", "demo")
+COMPOSITIONS = ("arrive", "arrive-separate", "demo")
+#: The switch that keeps a world made while it is "0" on numpy.
+NATIVE_SWITCH = "ARCADE_STEERING_NATIVE"
 #: Agents per copy of the demo's level: its leader and 12 followers.
 SQUAD = 13
 
@@ -90,11 +99,13 @@ class Setup:
     """A composition of ``n`` agents, built with the library and with the peer.
 
     Attributes:
-        name: ``"arrive"`` or ``"demo"``.
+        name: One of :data:`COMPOSITIONS`.
         n: Number of agents.
         library: The library's side.
         peer: The peer's side.
         info: What the behaviour check needs (target, leaders, routes, walls, ...).
+        numpy: The library's side on numpy only (:func:`build_paths`), or None.
+        path: Which path the library's side runs, "native" or "numpy".
     """
 
     name: str
@@ -102,6 +113,8 @@ class Setup:
     library: Side
     peer: Side
     info: dict[str, Any]
+    numpy: Side | None = None
+    path: str = "numpy"
 
 
 def sprites_at(positions: np.ndarray) -> tuple[arcade.SpriteList, list[arcade.Sprite]]:
@@ -150,6 +163,44 @@ def build_arrive(n: int) -> Setup:
         Side(world.update, lib_sprites, [world, lib_list]),
         Side(hand.update, peer_sprites, [hand, peer_list]),
         {"target": ARRIVE_TARGET, "tolerance": ARRIVE_TOLERANCE},
+    )
+
+
+SEPARATE_RADIUS = 34.0
+
+
+def build_arrive_separate(n: int) -> Setup:
+    """``n`` agents, each arriving at a target of its own, kept apart by a Separation."""
+    rng = np.random.default_rng(2)
+    positions = rng.uniform((0, 0), (400, 400), (n, 2))
+    targets = positions + rng.uniform(800, 1200, (n, 1)) * [[np.cos(0.6), np.sin(0.6)]]
+
+    world = steer.SteeringWorld(seed=0)
+    separation = steer.Separation(SEPARATE_RADIUS)
+    lib_list, lib_sprites = sprites_at(positions)
+    for sprite, target in zip(lib_sprites, targets.tolist(), strict=True):
+        arrive = steer.Arrive(tuple(target), slowing_radius=ARRIVE_SLOWING)
+        world.attach(
+            sprite,
+            steer.WeightedBlend((arrive, 1.0), (separation, 1.0)),
+            max_speed=ARRIVE_SPEED,
+            max_force=ARRIVE_FORCE,
+        )
+
+    hand = peer.World(cell=SEPARATE_RADIUS)
+    peer_list, peer_sprites = sprites_at(positions)
+    for sprite, target in zip(peer_sprites, targets.tolist(), strict=True):
+        behavior = peer.WeightedBlend(
+            (peer.Arrive(tuple(target), ARRIVE_SLOWING, ARRIVE_TOLERANCE), 1.0),
+            (peer.Separation(SEPARATE_RADIUS), 1.0),
+        )
+        hand.attach(sprite, behavior, max_speed=ARRIVE_SPEED, max_force=ARRIVE_FORCE)
+    return Setup(
+        "arrive-separate",
+        n,
+        Side(world.update, lib_sprites, [world, lib_list]),
+        Side(hand.update, peer_sprites, [hand, peer_list]),
+        {"target": targets, "tolerance": ARRIVE_TOLERANCE},
     )
 
 
@@ -338,7 +389,31 @@ def build_demo(n: int, squad: int = SQUAD) -> Setup:
     )
 
 
-BUILDERS: dict[str, Callable[[int], Setup]] = {"arrive": build_arrive, "demo": build_demo}
+BUILDERS: dict[str, Callable[[int], Setup]] = {
+    "arrive": build_arrive,
+    "arrive-separate": build_arrive_separate,
+    "demo": build_demo,
+}
+
+
+def build_paths(name: str, n: int) -> Setup:
+    """Composition ``name`` with ``n`` agents, its library side also built on numpy only
+    (:attr:`Setup.numpy`), the default side's path in :attr:`Setup.path`."""
+    switch = os.environ.get(NATIVE_SWITCH)
+    os.environ[NATIVE_SWITCH] = "0"
+    try:
+        numpy = BUILDERS[name](n).library
+    finally:
+        if switch is None:
+            del os.environ[NATIVE_SWITCH]
+        else:
+            os.environ[NATIVE_SWITCH] = switch
+    setup = BUILDERS[name](n)
+    world = setup.library.keep[0]
+    setup.numpy = numpy
+    setup.path = "native" if world.native_report().native else "numpy"
+    return setup
+
 
 # -- behaviour check -------------------------------------------------------------------------
 
@@ -533,8 +608,10 @@ def time_round(setup: Setup, frames: int, alternate: bool = False) -> dict[str, 
     alone (or, with ``alternate``, the two update by update in turn); each side's median, µs.
     """
     sides = [("library", setup.library.update), ("peer", setup.peer.update)]
+    if setup.numpy is not None:
+        sides.append(("numpy", setup.numpy.update))
     plan = sides * frames if alternate else [side for side in sides for _ in range(frames)]
-    samples: dict[str, list[float]] = {"library": [], "peer": []}
+    samples: dict[str, list[float]] = {name: [] for name, _ in sides}
     clock = time.perf_counter
     gc.disable()
     try:
@@ -558,16 +635,26 @@ def measure(
     setups, rows = [], []
     for name, n, frames in cases:
         built = time.perf_counter()
-        setup = BUILDERS[name](n)
+        setup = build_paths(name, n)
         built = time.perf_counter() - built
         for _ in range(warmup):
             setup.library.update(DT)
             setup.peer.update(DT)
+            if setup.numpy is not None:
+                setup.numpy.update(DT)
         setups.append(setup)
         rows.append(
-            {"composition": name, "agents": n, "frames": frames, "build_s": round(built, 2)}
+            {
+                "composition": name,
+                "agents": n,
+                "frames": frames,
+                "build_s": round(built, 2),
+                "path": setup.path,
+            }
         )
-    medians = [{"library": [], "peer": []} for _ in cases]
+    medians: list[dict[str, list[float]]] = [
+        {"library": [], "peer": [], "numpy": []} for _ in cases
+    ]
     for index in range(rounds):
         print(f"round {index + 1} of {rounds}", file=sys.stderr, flush=True)
         for setup, (_, _, frames), case in zip(setups, cases, medians, strict=True):
@@ -575,23 +662,31 @@ def measure(
                 case[side].append(median)
     for row, case in zip(rows, medians, strict=True):
         library, hand = statistics.median(case["library"]), statistics.median(case["peer"])
+        numpy_only = statistics.median(case["numpy"])
         row.update(
             library_us=round(library, 1),
             peer_us=round(hand, 1),
+            numpy_us=round(numpy_only, 1),
             ratio=round(library / hand, 3),
+            native_ratio=round(library / numpy_only, 3),
             library_round_us=[round(value, 1) for value in case["library"]],
             peer_round_us=[round(value, 1) for value in case["peer"]],
+            numpy_round_us=[round(value, 1) for value in case["numpy"]],
         )
     return rows
 
 
-HEADER = f"{'composition':<12}{'N':>6}{'library µs':>13}{'peer µs':>11}{'library/peer':>14}"
+HEADER = (
+    f"{'composition':<16}{'N':>6}{'path':>8}{'library µs':>13}{'numpy µs':>11}{'peer µs':>11}"
+    f"{'library/peer':>14}{'library/numpy':>15}"
+)
 
 
 def print_row(row: dict[str, Any]) -> None:
     print(
-        f"{row['composition']:<12}{row['agents']:>6}{row['library_us']:>13.1f}"
-        f"{row['peer_us']:>11.1f}{row['ratio']:>13.2f}x",
+        f"{row['composition']:<16}{row['agents']:>6}{row['path']:>8}{row['library_us']:>13.1f}"
+        f"{row['numpy_us']:>11.1f}{row['peer_us']:>11.1f}{row['ratio']:>13.2f}x"
+        f"{row['native_ratio']:>14.2f}x",
         flush=True,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 # Before anything imports arcade (pyglet reads it at import): no window, no display needed.
@@ -14,6 +15,20 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
+
+NATIVE_BUILT = importlib.util.find_spec("arcade_steering._native._kernel") is not None
+
+
+@pytest.fixture(params=["native", "numpy"])
+def both_paths(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once with the native step and once on numpy only (worlds made in it)."""
+    if request.param == "numpy":
+        monkeypatch.setenv("ARCADE_STEERING_NATIVE", "0")
+    elif not NATIVE_BUILT:
+        pytest.skip("the native step's extension is not built")
+    else:
+        monkeypatch.delenv("ARCADE_STEERING_NATIVE", raising=False)
+    return str(request.param)
 
 
 @pytest.fixture

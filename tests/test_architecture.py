@@ -21,7 +21,7 @@ LAYERS: list[set[str]] = [
     {"geometry", "neighbors", "path", "flowfield", "debug"},
     {"_arcade"},
     {"_core"},
-    {"behaviors", "combine", "params"},
+    {"behaviors", "combine", "params", "_native"},
     {"agent", "world", "world_shapes"},
     {"testing", "formations", "tree_data", "replay", "saves"},
     {"tiled"},

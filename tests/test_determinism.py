@@ -33,6 +33,9 @@ import arcade_steering as steer
 from arcade_steering import formations
 from arcade_steering.testing import StubSprite
 
+#: Every test runs on the native step and on numpy only: the same bits on both.
+pytestmark = pytest.mark.usefixtures("both_paths")
+
 #: What is recorded per agent and step: x, y, vx, vy, fx, fy, heading x, heading y, angle.
 FIELDS = 9
 BOX = 300.0

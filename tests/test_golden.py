@@ -53,6 +53,9 @@ from test_determinism import (
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
 
+#: Every test runs on the native step and on numpy only: the same bits on both.
+pytestmark = pytest.mark.usefixtures("both_paths")
+
 GOLDEN = FilePath(__file__).with_name("golden_trajectories.json")
 
 # -- scenarios beyond the determinism tests' ----------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -14,8 +14,21 @@ from .neighborhood import Neighborhood
 if TYPE_CHECKING:
     from ..debug import DebugRecorder
     from ..geometry import StaticGeometry
+    from .batches import Batch
 
-__all__ = ["BatchFrame", "StepFrame"]
+__all__ = ["BatchFrame", "NativeHook", "StepFrame"]
+
+
+class NativeHook(Protocol):
+    """What a step asks of the native step (``arcade_steering._native``) before numpy."""
+
+    def steer(self, frame: StepFrame, batch: Batch) -> bool:
+        """Write the batch's forces natively; False to leave them to numpy."""
+        ...
+
+    def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
+        """Move every agent natively; False to leave it to numpy."""
+        ...
 
 
 class StepFrame:
@@ -30,6 +43,8 @@ class StepFrame:
         neighborhood: The world's neighbour index and groups, started for this step.
         tracker: Velocities of moving targets the world does not move itself.
         debug: Where to record debug shapes, or None.
+        native: The native step, asked first for each batch and the integrator; None for
+            numpy only.
     """
 
     def __init__(
@@ -41,6 +56,7 @@ class StepFrame:
         neighborhood: Neighborhood,
         tracker: MotionTracker,
         debug: DebugRecorder | None,
+        native: NativeHook | None = None,
     ) -> None:
         self.agents = agents
         self.arrays = agents.arrays
@@ -50,6 +66,7 @@ class StepFrame:
         self.neighborhood = neighborhood
         self.tracker = tracker
         self.debug = debug
+        self.native = native
 
 
 class BatchFrame:

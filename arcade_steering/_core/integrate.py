@@ -96,8 +96,11 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
         driven: Which agents (rows) a physics engine moves and collides, or None.
     """
     arrays = frame.arrays
+    native = frame.native
     looking = []
     for batch in batches:
+        if native is not None and native.steer(frame, batch):
+            continue
         batch_frame = BatchFrame(frame, batch.slots, batch.index)
         put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
         if batch.turns:
@@ -105,13 +108,19 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
             arrays.angular[batch.index] = 0.0 if turn is None else turn
             looking.append(batch.slots)
     if not looking:
-        integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
+        _integrate(frame, driven)
         return
     slots = looking[0] if len(looking) == 1 else np.concatenate(looking)
     steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
-    integrate(arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
+    _integrate(frame, driven)
     put_rows(arrays.look, slots, steered)
     turn_looks(arrays, slots, frame.dt)
+
+
+def _integrate(frame: StepFrame, driven: np.ndarray | None) -> None:
+    """:func:`integrate`, natively where the frame's native step can."""
+    if frame.native is None or not frame.native.integrate(frame, driven):
+        integrate(frame.arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
 
 
 def rehearse(frame: StepFrame) -> None:

@@ -1,0 +1,76 @@
+/* The native step: a batch's behaviour tree, compiled to a postfix program, evaluated for
+ * every agent of the batch, and the integrator. The numpy path is its specification
+ * (arcade_steering/behaviors/seek.py, group.py, combine.py, _core/integrate.py).
+ *
+ * Every function checks the indices it is given against the sizes it is given and returns
+ * a negative AS_ERR_* code instead of reading or writing out of bounds. */
+
+#include <stdint.h>
+
+/* Opcodes: one instruction of a program, ops[4 * i .. 4 * i + 3] = {op, a, b, c}. */
+#define AS_SEEK 1       /* a: target; pushes a force */
+#define AS_FLEE 2       /* a: target, b: panic_distance column */
+#define AS_ARRIVE 3     /* a: target, b: slowing_radius column, c: tolerance column */
+#define AS_SEPARATION 4 /* a: pair set, b: radius column */
+#define AS_WEIGHTED 5   /* a: children k, b: first of k weight columns; pops k, pushes 1 */
+#define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
+
+/* The deepest stack a program may need. */
+#define AS_MAX_STACK 32
+
+#define AS_OK 0
+#define AS_ERR_SLOT -1    /* a slot outside the agents' columns */
+#define AS_ERR_PROGRAM -2 /* an opcode, column, target or pair set out of range */
+#define AS_ERR_STACK -3   /* the program under- or overflows the stack */
+#define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
+
+/* The world's agent columns (AgentArrays), capacity rows each. */
+typedef struct {
+    double *position;            /* (capacity, 2) */
+    double *velocity;            /* (capacity, 2) */
+    double *force;               /* (capacity, 2) */
+    double *heading;             /* (capacity, 2) */
+    double *look;                /* (capacity, 2) */
+    const double *max_speed;     /* (capacity,) */
+    const double *max_force;     /* (capacity,) */
+    const double *mass;          /* (capacity,) */
+    const double *radius;        /* (capacity,) */
+    const double *response_time; /* (capacity,) */
+    intptr_t capacity;
+} as_agents;
+
+/* One Separation leaf's neighbour pairs for this step, grouped by asking agent; or, with
+ * everyone set, none given: the neighbours are every agent of as_program.world within reach,
+ * found in that order (the numpy index's order for a world of few agents). */
+typedef struct {
+    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
+    const intptr_t *other;  /* (count,) the neighbour's slot */
+    const double *offset;   /* (count, 2) neighbour minus agent, px */
+    const double *distance; /* (count,) px */
+    intptr_t count;
+    int32_t everyone;
+} as_pairs;
+
+/* A batch's compiled tree and what its leaves read this step. */
+typedef struct {
+    const int32_t *ops;     /* (n_ops, 4) */
+    intptr_t n_ops;
+    const double *params;   /* (n, n_params) per-agent parameters */
+    intptr_t n_params;
+    const double *targets;  /* (n_targets, n, 2) each target leaf's target per agent */
+    const uint8_t *gone;    /* (n_targets, n) 1 where the agent's target is gone */
+    intptr_t n_targets;
+    const as_pairs *pairs;  /* (n_pairs,) */
+    intptr_t n_pairs;
+    const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
+    intptr_t n_world;
+} as_program;
+
+/* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's
+ * evaluate(root) finds them: before truncation to max_force. */
+int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
+             const as_program *program, double dt);
+
+/* integrate() without the solid step: truncate the force, accelerate, move, turn headings. */
+int as_integrate(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
+                 double heading_min_speed);

@@ -1,0 +1,185 @@
+"""A batch's behaviour tree compiled to a flat postfix program for the native step.
+
+Leaves push a force, blends pop their children's and push one: ``PriorityBlend(Flee(a),
+WeightedBlend((Arrive(b), 1), (Separation(30), 2)))`` compiles to ``FLEE ARRIVE SEPARATION
+WEIGHTED(2) PRIORITY(2)``. Each instruction is four ``int32``: the opcode and three operands
+(a target, a pair set or a child count; the first of its parameter columns). Every number
+parameter becomes a column of one ``(n, columns)`` float matrix, one row per agent.
+
+A program lives as long as the parameters it gathered: each place of the tree holds a token
+in its cache, which a change of a parameter drops (:meth:`Program.current`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.batches import Batch, BatchNode
+from .._core.gather import gather_array, gather_groups
+from .._core.targets import TargetTable
+from ..behaviors.group import Separation
+from ..behaviors.seek import Arrive, Flee, Seek
+from ..combine import PriorityBlend, WeightedBlend
+
+__all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
+
+#: Opcodes, as kernel.h defines them.
+SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY = 1, 2, 3, 4, 5, 6
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation leaves, of a program.
+MAX_STACK = 32
+#: What a place of the tree holds while a program built from it is current.
+_TOKEN = ("native program",)
+
+
+class NotCoveredError(Exception):
+    """The batch's tree has what the native step does not run; the message says what."""
+
+
+@dataclass
+class Program:
+    """A batch's tree as the native step runs it.
+
+    Attributes:
+        ops: Instructions ``(m, 4)`` int32: opcode and three operands.
+        params: Every agent's number parameters ``(n, columns)`` float.
+        targets: The tables of the Seek, Flee and Arrive leaves, in operand order.
+        static_targets: Their targets ``(t, n, 2)`` for fixed points (moving ones: per step).
+        separations: The Separation leaves' places, in operand order.
+        among_all: For each, whether all its agents' neighbours are every agent (``among``
+            None): the C can then find them itself.
+        depth: The deepest stack the program needs.
+    """
+
+    ops: np.ndarray
+    params: np.ndarray
+    targets: list[TargetTable]
+    static_targets: np.ndarray
+    separations: list[BatchNode]
+    among_all: list[bool]
+    depth: int
+    tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+
+    def current(self) -> bool:
+        """Whether no parameter the program gathered has changed since."""
+        return all(node.cached(_TOKEN, _new_token) is token for node, token in self.tokens)
+
+
+def _new_token(_: BatchNode) -> object:
+    return object()
+
+
+class _Compiler:
+    """Walks a batch's tree in post-order, emitting instructions and parameter columns."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.ops: list[tuple[int, int, int, int]] = []
+        self.columns: list[np.ndarray] = []
+        self.targets: list[TargetTable] = []
+        self.separations: list[BatchNode] = []
+        self.among_all: list[bool] = []
+        self.tokens: list[tuple[BatchNode, object]] = []
+        self.depth = self.deepest = 0
+
+    def column(self, node: BatchNode, name: str) -> int:
+        values = gather_array(node, name, self.n)
+        first = sum(1 if each.ndim == 1 else each.shape[1] for each in self.columns)
+        self.columns.append(values)
+        return first
+
+    def target(self, node: BatchNode) -> int:
+        table = type(node.component).params["target"].per_agent(node, self.n)
+        self.targets.append(table)
+        return len(self.targets) - 1
+
+    def emit(self, op: int, a: int = 0, b: int = 0, c: int = 0, pops: int = 0) -> None:
+        self.ops.append((op, a, b, c))
+        self.depth += 1 - pops
+        self.deepest = max(self.deepest, self.depth)
+
+    def visit(self, node: BatchNode) -> None:
+        for child in node.children:
+            self.visit(child)
+        emit = _EMITTERS.get(type(node.component))
+        if emit is None:
+            raise NotCoveredError(f"{type(node.component).__name__} has no native step yet")
+        emit(self, node)
+        self.tokens.append((node, node.cached(_TOKEN, _new_token)))
+
+    def program(self) -> Program:
+        params = np.zeros((self.n, 0))
+        if self.columns:
+            params = np.column_stack([np.asarray(each, dtype=float) for each in self.columns])
+        static = np.zeros((len(self.targets), self.n, 2))
+        for number, table in enumerate(self.targets):
+            static[number] = table.static.take(table.inverse, axis=0)
+        return Program(
+            np.array(self.ops, dtype=np.int32).reshape(-1, 4),
+            np.ascontiguousarray(params, dtype=float),
+            self.targets,
+            static,
+            self.separations,
+            self.among_all,
+            self.deepest,
+            self.tokens,
+        )
+
+
+def _seek(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.emit(SEEK, compiler.target(node))
+
+
+def _flee(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.emit(FLEE, compiler.target(node), compiler.column(node, "panic_distance"))
+
+
+def _arrive(compiler: _Compiler, node: BatchNode) -> None:
+    target = compiler.target(node)
+    first = compiler.column(node, "slowing_radius")
+    compiler.column(node, "tolerance")
+    compiler.emit(ARRIVE, target, first)
+
+
+def _separation(compiler: _Compiler, node: BatchNode) -> None:
+    if np.isfinite(gather_array(node, "fov", compiler.n)).any():
+        raise NotCoveredError("Separation with a field of view has no native step yet")
+    compiler.separations.append(node)
+    compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
+    compiler.emit(SEPARATION, len(compiler.separations) - 1, compiler.column(node, "radius"))
+
+
+def _weighted(compiler: _Compiler, node: BatchNode) -> None:
+    k = len(node.children)
+    compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
+
+
+def _priority(compiler: _Compiler, node: BatchNode) -> None:
+    k = len(node.children)
+    compiler.emit(PRIORITY, k, compiler.column(node, "threshold"), pops=k)
+
+
+#: The components the native step runs, by exact class (a subclass may steer otherwise).
+_EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
+    Seek: _seek,
+    Flee: _flee,
+    Arrive: _arrive,
+    Separation: _separation,
+    WeightedBlend: _weighted,
+    PriorityBlend: _priority,
+}
+
+
+def compile_batch(batch: Batch) -> Program:
+    """The batch's tree as a program.
+
+    Raises:
+        NotCoveredError: A component has no native step, or the tree is too deep for it.
+    """
+    compiler = _Compiler(len(batch))
+    compiler.visit(batch.root)
+    if compiler.deepest > MAX_STACK or len(compiler.separations) > MAX_STACK:
+        raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
+    return compiler.program()

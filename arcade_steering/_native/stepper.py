@@ -1,0 +1,271 @@
+"""NativeStep: runs the batches the native step covers and the integrator in the extension.
+
+The world hands a :class:`NativeStep` to every step frame; the step asks it first for each
+batch (:meth:`NativeStep.steer`) and for the integrator (:meth:`NativeStep.integrate`), and
+runs numpy where it answers False. Every array is checked here (dtype, shape, contiguity)
+before its address goes to C, and the C checks every index it reads against the sizes it
+is given.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._core.batches import Batch
+from .._core.context import SteeringContext
+from .._core.frame import BatchFrame, StepFrame
+from .._core.integrate import HEADING_MIN_SPEED
+from .._util.masks import some
+from ..neighbors.radius import ALL_PAIRS_MAX
+from .program import NotCoveredError, Program, compile_batch
+from .report import NativeBatch, NativeReport
+
+if TYPE_CHECKING:
+    from .._core.arrays import AgentArrays
+    from .._core.plan import RowPlan
+
+__all__ = ["SWITCH", "NativeStep"]
+
+#: The environment variable that switches the native step off: ``ARCADE_STEERING_NATIVE=0``.
+SWITCH = "ARCADE_STEERING_NATIVE"
+#: The agents' columns the C reads and writes, in as_agents' order, and their trailing shape.
+_COLUMNS = (
+    ("position", (2,)),
+    ("velocity", (2,)),
+    ("force", (2,)),
+    ("heading", (2,)),
+    ("look", (2,)),
+    ("max_speed", ()),
+    ("max_force", ()),
+    ("mass", ()),
+    ("radius", ()),
+    ("response_time", ()),
+)
+_WRITTEN = {"position", "velocity", "force", "heading", "look"}
+#: kernel.h's error codes.
+_ERRORS = {
+    -1: "a slot outside the agents' columns",
+    -2: "an instruction out of range",
+    -3: "a program that under- or overflows its stack",
+    -4: "neighbour pairs out of order or out of range",
+}
+FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
+#: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
+_PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
+    ("query", INTP, ()),
+    ("other", INTP, ()),
+    ("offset", FLOAT, (2,)),
+    ("distance", FLOAT, ()),
+)
+
+
+def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """``array`` if it is C-contiguous with this dtype and shape.
+
+    Raises:
+        ValueError: It is not: its address must not go to the C.
+    """
+    if array.dtype != dtype or array.shape != shape or not array.flags.c_contiguous:
+        raise ValueError(
+            f"native step: {name} must be a C-contiguous {dtype} array of shape {shape}, got "
+            f"{array.dtype} {array.shape} (contiguous: {array.flags.c_contiguous})"
+        )
+    return array
+
+
+class NativeStep:
+    """The extension, or why it is not there, and the batches' compiled programs."""
+
+    def __init__(self, kernel: Any, reason: str) -> None:
+        self._kernel = kernel
+        #: Why the native step is not available; empty when it is.
+        self.reason = reason
+        self._programs: weakref.WeakKeyDictionary[Batch, _Bound | str] = weakref.WeakKeyDictionary()
+        # The agents' columns, the as_agents struct over them and its buffers.
+        self._agents: tuple[list[np.ndarray], Any, list[Any]] | None = None
+
+    @classmethod
+    def load(cls) -> NativeStep:
+        """The extension, unless ``ARCADE_STEERING_NATIVE=0`` or it is not built."""
+        if os.environ.get(SWITCH, "").strip() == "0":
+            return cls(None, f"switched off: {SWITCH}=0")
+        try:
+            from . import _kernel  # type: ignore[attr-defined]
+        except ImportError as error:
+            return cls(None, f"the extension is not built ({error})")
+        return cls(_kernel, "")
+
+    @property
+    def available(self) -> bool:
+        """Whether the extension is loaded and switched on."""
+        return self._kernel is not None
+
+    # -- the step ---------------------------------------------------------------------------
+
+    def steer(self, frame: StepFrame, batch: Batch) -> bool:
+        """Write the batch's forces into ``frame.arrays.force``, if its tree is covered."""
+        if frame.debug is not None:  # the overlay records what the numpy components see
+            return False
+        bound = self._bound(batch)
+        if isinstance(bound, str):
+            return False
+        agents = self._agents_of(frame.arrays)
+        program = bound.for_step(frame, batch)
+        self._raise_on(
+            self._kernel.lib.as_steer(agents, bound.slots, len(batch), program, frame.dt)
+        )
+        return True
+
+    def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
+        """Move every agent, if none needs the solid step or is driven by a physics engine."""
+        if _integration_blocker(frame.agents.plan, len(frame.geometry), driven):
+            return False
+        rows = checked("rows", frame.agents.plan.rows, INTP, (len(frame.agents.plan.rows),))
+        pointer = self._kernel.ffi.from_buffer("intptr_t[]", rows)
+        status = self._kernel.lib.as_integrate(
+            self._agents_of(frame.arrays), pointer, len(rows), frame.dt, HEADING_MIN_SPEED
+        )
+        self._raise_on(status)
+        return True
+
+    # -- what runs where --------------------------------------------------------------------
+
+    def report(
+        self, batches: list[Batch], plan: RowPlan, shapes: int, debug: bool, driven: bool
+    ) -> NativeReport:
+        """Which path each batch and the integrator run (see :class:`NativeReport`)."""
+        rows = []
+        for batch in batches:
+            reason = self.reason
+            if not reason:
+                bound = self._bound(batch)
+                reason = bound if isinstance(bound, str) else ""
+            if debug and not reason:
+                reason = "the debug overlay is on"
+            rows.append(NativeBatch(len(batch), repr(batch.root.component), not reason, reason))
+        driving = np.ones(1, bool) if driven else None
+        integration = self.reason or _integration_blocker(plan, shapes, driving)
+        return NativeReport(self.available, self.reason, tuple(rows), integration)
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _bound(self, batch: Batch) -> _Bound | str:
+        """The batch's program bound to the extension, or why it has none."""
+        bound = self._programs.get(batch)
+        if bound is None or (not isinstance(bound, str) and not bound.program.current()):
+            try:
+                bound = _Bound(self._kernel.ffi, compile_batch(batch), batch)
+            except NotCoveredError as why:
+                bound = str(why)
+            self._programs[batch] = bound
+        return bound
+
+    def _agents_of(self, arrays: AgentArrays) -> Any:
+        """The ``as_agents`` struct over ``arrays``' columns, made again when they were
+        replaced (grown, restored)."""
+        columns = [getattr(arrays, name) for name, _ in _COLUMNS]
+        cached = self._agents
+        if cached is not None and all(a is b for a, b in zip(cached[0], columns, strict=True)):
+            return cached[1]
+        ffi = self._kernel.ffi
+        struct = ffi.new("as_agents *")
+        keep = []
+        capacity = len(arrays.position)
+        for (name, shape), column in zip(_COLUMNS, columns, strict=True):
+            checked(name, column, FLOAT, (capacity, *shape))
+            buffer = ffi.from_buffer("double[]", column, require_writable=name in _WRITTEN)
+            keep.append(buffer)
+            setattr(struct, name, buffer)
+        struct.capacity = capacity
+        self._agents = (columns, struct, keep)
+        return struct
+
+    @staticmethod
+    def _raise_on(status: int) -> None:
+        if status:
+            raise RuntimeError(f"native step refused its input: {_ERRORS.get(status, status)}")
+
+
+def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) -> str:
+    """Why the integrator must run on numpy, or ``""``."""
+    if driven is not None:
+        return "a physics engine drives agents"
+    if shapes and some(plan.solid):
+        return "solid agents among walls or obstacles: the solid step runs on numpy"
+    return ""
+
+
+class _Bound:
+    """A program and the C structs over its arrays; per step, its moving targets and pairs."""
+
+    def __init__(self, ffi: Any, program: Program, batch: Batch) -> None:
+        n, t = len(batch), len(program.targets)
+        self.program = program
+        self._ffi = ffi
+        self._targets = program.static_targets.copy()
+        self._gone = np.zeros((t, n), dtype=BYTE)
+        self._pairs = ffi.new("as_pairs[]", max(len(program.separations), 1))
+        self._held: list[Any] = []
+        slots = checked("slots", batch.slots, INTP, (n,))
+        ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
+        params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
+        checked("targets", self._targets, FLOAT, (t, n, 2))
+        self.slots = ffi.from_buffer("intptr_t[]", slots)
+        struct = ffi.new("as_program *")
+        self._keep = [
+            ffi.from_buffer("int32_t[]", ops),
+            ffi.from_buffer("double[]", params),
+            ffi.from_buffer("double[]", self._targets),
+            ffi.from_buffer("uint8_t[]", self._gone),
+        ]
+        struct.ops, struct.params, struct.targets, struct.gone = self._keep
+        struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
+        struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
+        self._struct = struct
+
+    def for_step(self, frame: StepFrame, batch: Batch) -> Any:
+        """The program's struct with this step's moving targets and neighbour pairs."""
+        for number, table in enumerate(self.program.targets):
+            if table.moving:
+                self._targets[number] = table.positions(frame)
+                self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
+        if self.program.separations:
+            self._bind_pairs(frame, batch)
+        return self._struct
+
+    def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
+        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world
+        of few agents, among all of them, left to the C, which finds the same pairs in the
+        same order as the numpy index (every agent against every other)."""
+        ffi = self._ffi
+        world = frame.agents.rows
+        few = len(world) <= ALL_PAIRS_MAX
+        world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
+        self._struct.world, self._struct.n_world = world_buffer, len(world)
+        held: list[Any] = [(world, world_buffer)]
+        batch_frame = None
+        for number, node in enumerate(self.program.separations):
+            entry = self._pairs[number]
+            entry.everyone = few and self.program.among_all[number]
+            if entry.everyone:
+                entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
+                entry.count = 0
+                continue
+            if batch_frame is None:
+                batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            params = SteeringContext(batch_frame, node).params(node.component)
+            pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
+            p = len(pairs)
+            for name, dtype, shape in _PAIR_FIELDS:
+                array = np.ascontiguousarray(getattr(pairs, name), dtype)
+                checked(name, array, dtype, (p, *shape))
+                kind = "intptr_t[]" if dtype == INTP else "double[]"
+                buffer = ffi.from_buffer(kind, array) if p else ffi.NULL
+                held.append((array, buffer))
+                setattr(entry, name, buffer)
+            entry.count = p
+        self._held = held  # alive until the next step replaces them
