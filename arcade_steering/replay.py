@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._util.validate import check_real
+from ._util.validate import check_real, finite_float
 from .world import SteeringWorld, check_world
 
 __all__ = ["Replay", "ReplayFrame", "ReplayMismatchError"]
@@ -194,12 +194,8 @@ def _position(name: str, sprite: Any) -> tuple[float, float]:
 def _frame(item: Any, where: str) -> ReplayFrame:
     if not isinstance(item, Mapping):
         raise ValueError(f"{where} must be a dictionary")
-    delta_time = item.get("delta_time")
-    if (
-        isinstance(delta_time, bool)
-        or not isinstance(delta_time, (int, float))
-        or not (math.isfinite(delta_time) and delta_time >= 0)
-    ):
+    delta_time = finite_float(item.get("delta_time"))
+    if delta_time is None or delta_time < 0:
         raise ValueError(f"{where}.delta_time must be a finite number >= 0")
     inputs, moves, digest = item.get("inputs"), item.get("moves"), item.get("digest")
     if not isinstance(inputs, list):
@@ -210,9 +206,12 @@ def _frame(item: Any, where: str) -> ReplayFrame:
         raise ValueError(f"{where}.moves must be a dictionary")
     checked = {}
     for name, xy in moves.items():
-        ok = isinstance(xy, list) and len(xy) == 2
-        ok = ok and all(isinstance(v, (int, float)) and math.isfinite(v) for v in xy)
-        if not ok:
+        x, y = (
+            (finite_float(xy[0]), finite_float(xy[1]))
+            if isinstance(xy, list) and len(xy) == 2
+            else (None, None)
+        )
+        if x is None or y is None:
             raise ValueError(f"{where}.moves[{name!r}] must be [x, y], finite")
-        checked[name] = (float(xy[0]), float(xy[1]))
-    return ReplayFrame(float(delta_time), tuple(inputs), checked, digest)
+        checked[name] = (x, y)
+    return ReplayFrame(delta_time, tuple(inputs), checked, digest)

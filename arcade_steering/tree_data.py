@@ -11,6 +11,7 @@ A tree is written as nested dictionaries, one per component: its class name unde
          "tolerance": 2.0}]}
 
 Numbers, strings, booleans and None are written as they are, points as ``[x, y]``, a
+:class:`~arcade_steering.Containment`'s region by its vertices, a
 :class:`~arcade_steering.Path` by its points (``{"path": {"points": ..., "radius": ...}}``).
 Everything else the game owns (sprites, groups, callables, flow fields) is written by name,
 ``{"ref": "leader"}``: the game names those objects when writing (``names=``) and gives them
@@ -27,9 +28,10 @@ import numpy as np
 
 from ._core.component import SteeringComponent
 from ._core.params import REQUIRED, TargetParam
+from ._util.validate import check_count
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
-from .behaviors.containment import Containment
+from .behaviors.containment import Containment, Region
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -43,12 +45,17 @@ from .behaviors.waypoints import FollowWaypoints
 from .combine import PriorityBlend, WeightedBlend
 from .path import Path
 
-__all__ = ["FORMAT_VERSION", "TreeDataError", "from_dict", "to_dict"]
+__all__ = ["FORMAT_VERSION", "MAX_NODES", "TreeDataError", "from_dict", "to_dict"]
 
 #: The version of the format :func:`to_dict` writes and :func:`from_dict` reads.
 FORMAT_VERSION = 1
 #: Components nested deeper than this are refused (a tree read from a file may be hostile).
 MAX_DEPTH = 64
+#: The most components :func:`from_dict` builds into one tree by default (a dictionary used
+#: twice counted twice): it bounds what an update of one agent with a tree from a file costs.
+MAX_NODES = 128
+#: The most values (numbers, strings, list items) :func:`from_dict` reads in one tree.
+MAX_VALUES = 100_000
 
 #: The built-in components, by the name written under ``"type"``.
 BUILT_IN: dict[str, type[SteeringComponent]] = {
@@ -127,6 +134,7 @@ def from_dict(
     *,
     resolve: Resolver | None = None,
     components: Iterable[type[SteeringComponent]] = (),
+    max_nodes: int = MAX_NODES,
 ) -> SteeringComponent:
     """Build a behaviour tree from what :func:`to_dict` wrote (or ``json.loads`` read).
 
@@ -136,16 +144,21 @@ def from_dict(
             ``name -> object``.
         components: Your own component classes, read by their class name (besides the
             built-in ones, which they may replace).
+        max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default), a
+            dictionary used twice (a YAML anchor) counted twice; reading stops at the first over.
 
     Returns:
         A new tree; nothing is shared with ``data``.
 
     Raises:
         TreeDataError: The data is malformed: not a dictionary, another version, an
-            unknown type or field, a missing or bad value, an unknown name; the message
-            names the field. Nothing is built.
+            unknown type or field, a missing or bad value, an unknown name, more than
+            ``max_nodes`` components or :data:`MAX_VALUES` values; the message names the
+            field. Nothing is built.
         TypeError: ``resolve`` or ``components`` has the wrong type.
+        ValueError: ``max_nodes`` is not a whole number >= 1.
     """
+    max_nodes = check_count("max_nodes", max_nodes)
     types = dict(BUILT_IN)
     for cls in components:
         if not (isinstance(cls, type) and issubclass(cls, SteeringComponent)):
@@ -157,7 +170,7 @@ def from_dict(
     if version != FORMAT_VERSION or isinstance(version, bool):
         shown = "missing" if "version" not in data else f"got {version!r}"
         raise TreeDataError(f"tree.version must be {FORMAT_VERSION}, {shown}")
-    reader = _Reader(types, _resolver(resolve))
+    reader = _Reader(types, _resolver(resolve), max_nodes)
     return reader.component(data, "tree", depth=0, top=True)
 
 
@@ -222,6 +235,8 @@ def _write_value(value: Any, where: str, name_of: Callable[[Any], Any]) -> Any:
         if not np.all(value.radii == value.radius):
             path["radii"] = value.radii.tolist()
         return {"path": path}
+    if isinstance(value, Region):  # read back from its vertices, as a region may be given
+        return value.points.tolist()
     numbers = _numbers(value)
     if numbers is not None:
         return numbers
@@ -264,13 +279,22 @@ def _resolver(resolve: Resolver | None) -> Callable[[str], Any]:
 class _Reader:
     """Builds components from dictionaries, naming the field of anything it cannot read."""
 
-    def __init__(self, types: dict[str, type[SteeringComponent]], resolve: Callable) -> None:
-        self.types = types
-        self.resolve = resolve
+    def __init__(
+        self, types: dict[str, type[SteeringComponent]], resolve: Callable, max_nodes: int
+    ) -> None:
+        self.types, self.resolve = types, resolve
+        self.max_nodes = self.nodes_left = max_nodes
+        self.values_left = MAX_VALUES
 
     def component(self, node: Any, where: str, depth: int, top: bool = False) -> Any:
         if depth > MAX_DEPTH:
             raise TreeDataError(f"{where}: the tree is nested deeper than {MAX_DEPTH}")
+        self.nodes_left -= 1
+        if self.nodes_left < 0:
+            raise TreeDataError(
+                f"{where}: the tree has more than {self.max_nodes:,} components (max_nodes; "
+                "a dictionary used twice counts twice)"
+            )
         if not isinstance(node, Mapping):
             raise TreeDataError(f"{where} must be a dictionary, got {type(node).__name__}")
         kind = node.get("type")
@@ -337,6 +361,9 @@ class _Reader:
                 f'{where}: a dictionary value must be {{"ref": name}} or {{"path": {{...}}}}, '
                 f"got keys {sorted(map(str, value))}"
             )
+        self.values_left -= 1
+        if self.values_left < 0:
+            raise TreeDataError(f"{where}: the tree has more than {MAX_VALUES:,} values")
         if isinstance(value, list):
             return tuple(
                 self.value(item, f"{where}[{index}]", depth + 1) for index, item in enumerate(value)

@@ -7,7 +7,6 @@ integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back
 
 from __future__ import annotations
 
-import math
 import weakref
 from typing import Any
 
@@ -19,7 +18,7 @@ from ._core.attach import AttachOptions
 from ._core.component import SteeringComponent, check_component
 from ._core.frame import StepFrame
 from ._core.guard import NotCopyable, UpdateGuard
-from ._core.integrate import forces_now, rehearse, run_steps
+from ._core.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
 from ._core.owners import check_free
@@ -27,7 +26,7 @@ from ._core.snapshot import WorldSnapshot, load_world, new_world_number, save_wo
 from ._core.sync import DrivenBodies, SpriteSync
 from ._native.report import NativeReport
 from ._native.stepper import NativeStep
-from ._util.validate import check_bool, check_positive, check_real, check_seed
+from ._util.validate import check_bool, check_count, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
 from .debug import DebugRecorder, draw_world
 from .geometry import StaticGeometry
@@ -45,6 +44,10 @@ class SteeringWorld(WorldShapes, NotCopyable):
         space: A ``pymunk.Space`` holding walls and obstacles to share (for example
             ``arcade.PymunkPhysicsEngine().space``), or None for a space of the world's own.
         max_step: Longest (sub)step in seconds; a longer ``update`` is split into equal steps.
+        max_substeps: Most sub-steps of one ``update``: a longer ``delta_time`` (a frame after
+            the game stalled, a replay's frame from a stranger) is simulated as only
+            ``max_substeps * max_step`` seconds (2 s by default), so one update's cost stays
+            bounded. A whole number >= 1.
         physics: An ``arcade.PymunkPhysicsEngine`` that moves some of the agents, or None. An
             agent whose sprite is in the engine is steered through its body: each update reads
             the body's velocity and sets a new one (and, with ``rotate=True``, its angle); the
@@ -77,9 +80,11 @@ class SteeringWorld(WorldShapes, NotCopyable):
         max_step: float = 1 / 30,
         *,
         physics: Any = None,
+        max_substeps: int = MAX_SUBSTEPS,
     ) -> None:
         self._physics = None if physics is None else check_engine("physics", physics)
         self.max_step = check_positive("max_step", max_step)
+        self.max_substeps = check_count("max_substeps", max_substeps)
         #: The world's seeded random generator: components draw from it and nothing else.
         self.rng = np.random.default_rng(check_seed("seed", seed))
         self._space = world_space(space, self._physics)
@@ -221,9 +226,11 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """Advance every agent by ``delta_time`` seconds and move their sprites.
 
         Call it from ``on_update(delta_time)``. A ``delta_time`` <= 0 does nothing; one longer
-        than ``max_step`` is split into equal sub-steps. With ``physics=engine``, call
-        ``engine.step()`` after it (the engine moves the agents it holds). An exception from
-        game code propagates with no agent moved, or every other sprite written.
+        than ``max_step`` is split into equal sub-steps, at most ``max_substeps`` of them: a
+        longer one is simulated as ``max_substeps`` steps of ``max_step``. With
+        ``physics=engine``, call ``engine.step()`` after it (the engine moves the agents it
+        holds). An exception from game code propagates with no agent moved, or every other
+        sprite written.
 
         Raises:
             ValueError: ``delta_time`` is NaN or infinite.
@@ -238,7 +245,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         table.drop_collected()
         if dt <= 0.0:
             return
-        steps = max(1, math.ceil(dt / self.max_step - 1e-9))
+        steps, step_dt = sub_steps(dt, self.max_step, self.max_substeps)
         plan, arrays = table.plan, table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = table.sprites()
@@ -255,7 +262,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         mask = None if driven is None else driven.mask
         last = steps - 1  # the overlay shows the last sub-step
         run_steps(
-            [self._frame(dt / steps, self._debug if i == last else None) for i in range(steps)],
+            [self._frame(step_dt, self._debug if i == last else None) for i in range(steps)],
             batches,
             mask,
         )

@@ -336,6 +336,7 @@ def bad_values(param: Param) -> list[tuple[Any, type, str | None]]:
             ("1.0", TypeError, None),
             (True, TypeError, None),
             ([1.0], TypeError, None),
+            (10**400, ValueError, None),  # a whole number no float holds (valid JSON)
         ]
         if not param.optional:
             rows.append((None, TypeError, None))

@@ -275,6 +275,47 @@ def test_can_see_refuses_bad_input_naming_the_parameter(corridor, kwargs, error,
         world.can_see(**{**args, **kwargs})
 
 
+class Placed:
+    """A sprite-like whose ``position`` is whatever the game gave it."""
+
+    def __init__(self, position: object) -> None:
+        self.position = position
+
+
+BAD_POSITIONS = [
+    (None, TypeError, r" must be an \(x, y\) pair, got NoneType"),
+    ((1.0,), ValueError, r" must be an \(x, y\) pair of 2 coordinates, got 1"),
+    ((1.0, 2.0, 3.0), ValueError, r" must be an \(x, y\) pair of 2 coordinates, got 3"),
+    ({"x": 1.0, "y": 2.0}, TypeError, r" must be an \(x, y\) pair, got dict"),
+    ("ab", TypeError, r" must be an \(x, y\) pair, got str"),
+    (("a", "b"), TypeError, r"\[0\] \(x\) must be a number, got str"),
+]
+
+
+@pytest.mark.parametrize(("position", "error", "message"), BAD_POSITIONS)
+def test_sprites_with_bad_positions_are_refused_as_attach_refuses_them(
+    corridor, position, error, message
+) -> None:
+    world, guard, _ = corridor
+    with pytest.raises(error, match=r"^sprite.position" + message):
+        steer.SteeringWorld().attach(Placed(position), steer.Wander())
+    with pytest.raises(error, match=r"^targets.position" + message):
+        world.can_see(guard, Placed(position), 100)
+    with pytest.raises(error, match=r"^observers.position" + message):
+        world.can_see(Placed(position), (0, 0), 100)
+    with pytest.raises(error, match=r"^targets\[1\].position" + message):
+        world.can_see(guard, [guard, Placed(position)], 100)
+
+
+def test_a_tuple_of_three_numbers_is_a_bad_point_not_three_targets(corridor) -> None:
+    world, guard, _ = corridor
+    pair = r"^targets must be an \(x, y\) pair of 2 coordinates, got "
+    with pytest.raises(ValueError, match=pair + "3$"):
+        world.can_see(guard, (1, 2, 3), length=10)
+    with pytest.raises(ValueError, match=pair + "1$"):
+        world.can_see(guard, [5.0], length=10)
+
+
 def test_points_and_unattached_sprites_see_all_round_only(corridor) -> None:
     world, _, _ = corridor
     assert world.can_see((0, 0), (50, 0), 100) is True

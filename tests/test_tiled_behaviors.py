@@ -100,6 +100,8 @@ def test_spawns_sharing_a_name_must_share_the_behaviour(tmp_path: Path) -> None:
          r"tree.children\[0\].target"),
         ({"version": 1, "type": "Arrive", "target": [0, 0], "tolerance": -1}, {},
          r"tree.tolerance must be >= 0"),
+        ({"version": 1, "type": "Arrive", "target": [0, 10**400]}, {},
+         r"tree.target\[1\] \(y\) is too large: a whole number of 401 digits"),
     ],
 )  # fmt: skip
 def test_a_tree_that_cannot_be_built_names_spawn_and_field(tmp_path, tree, resolve, message):

@@ -245,6 +245,25 @@ def _spawn(**fields: Any) -> dict:
         ({"spawns": [_spawn(x=1e300)]}, r"object 4 'flag': 'x' is 1e\+300"),
         ({"spawns": [_spawn(x=10**80)]}, r"object 4 'flag': 'x' is 1000"),
         ({"spawns": [_spawn(x=10**2000)]}, r"map.tmj: has a number of more than 1000 digits"),
+        # Too large for a float, short enough to read: refused by name, not an OverflowError.
+        ({"spawns": [_spawn(x=10**400)]}, r"object 4 'flag': 'x' is 1000"),
+        ({"walls": [{**WALL, "id": 6, "rotation": -(10**400)}]}, r"object 6: 'rotation' is -1000"),
+        (
+            {"walls": [tiled_object(id=6, polyline=[{"x": 0, "y": 0}, {"x": 10**400, "y": 0}])]},
+            r"'walls', object 6: polyline point \(1000",
+        ),
+        (
+            {
+                "walls": [
+                    {
+                        **WALL,
+                        "id": 6,
+                        "properties": [{"name": "n", "type": "int", "value": 10**400}],
+                    }
+                ]
+            },
+            r"'walls', object 6: property 'n' must be finite",
+        ),
         ({"spawns": [_spawn(x="12")]}, r"object 4 'flag': 'x' must be a number, got a string"),
         ({"spawns": [_spawn(x=[1])]}, r"'x' must be a number, got a list"),
         (

@@ -4,8 +4,10 @@ malformed data (hand-written, fuzzed) is refused with the field named, nothing b
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
+import arcade
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -114,6 +116,19 @@ def test_parameters_away_from_their_defaults_round_trip(variant: str) -> None:
         return steer.from_dict(written["data"], resolve=resolve)
 
     assert np.array_equal(_run(original), _run(loaded))
+
+
+@pytest.mark.parametrize(
+    "region",
+    [arcade.LRBT(-120.0, 140.0, -90.0, 110.0), [(-120, -90), (140, -90), (40, 40), (-100, 110)]],
+    ids=["rect", "vertices"],
+)
+def test_a_containment_given_a_rect_or_vertices_round_trips_unnamed(region: Any) -> None:
+    tree = steer.PriorityBlend(steer.Containment(region), steer.Wander())
+    text = json.dumps(steer.to_dict(tree))
+    assert json.loads(text)["children"][0]["region"][1][0] == 140.0  # vertices, by value
+    again = steer.from_dict(json.loads(text))
+    assert np.array_equal(_run(lambda leader: tree), _run(lambda leader: again))
 
 
 def test_the_written_tree_reads_as_a_level_designer_would_write_it() -> None:
@@ -294,6 +309,21 @@ MALFORMED = [
         r"^tree.among: resolve= gives nothing named 'squad'",
     ),
     ({**SEEK, "target": [[[[[[[[0]]]]]]]]}, r"^tree.target"),
+    # Whole numbers too large for a float are valid JSON (json.loads reads 10**400).
+    ({**SEEK, "target": [10**400, 0]}, r"^tree.target\[0\] \(x\) is too large: a whole number"),
+    (
+        {"version": 1, "type": "Arrive", "target": [0, 0], "slowing_radius": -(10**400)},
+        r"^tree.slowing_radius is too large",
+    ),
+    (
+        {"version": 1, "type": "WeightedBlend", "weights": [10**400], "children": [CHILD]},
+        r"^tree.weighted\[0\] weight is too large",
+    ),
+    ({"version": 1, "type": "AvoidAgents", "max_neighbors": 10**400}, r"^tree.max_neighbors"),
+    (
+        {"version": 1, "type": "AvoidAgents", "max_neighbors": 1e19},
+        r"^tree.max_neighbors must be <= 1000000, got 1e\+19",
+    ),
 ]
 
 
@@ -314,6 +344,37 @@ def test_nesting_beyond_the_limit_is_refused_not_a_recursion_error() -> None:
         deep = [deep]
     with pytest.raises(steer.TreeDataError, match="nested deeper than 64"):
         steer.from_dict({**SEEK, "target": deep})
+
+
+def test_shared_dictionaries_are_counted_each_time_and_refused_quickly() -> None:
+    # 41 dictionaries, each the two children of the one above (what YAML anchors give):
+    # 2**41 components once expanded, which used to build forever.
+    tree: dict[str, Any] = dict(CHILD)
+    for _ in range(40):
+        tree = {"type": "PriorityBlend", "children": [tree, tree]}
+    started = time.perf_counter()
+    with pytest.raises(steer.TreeDataError, match=r"more than 128 components \(max_nodes"):
+        steer.from_dict({**tree, "version": 1})
+    assert time.perf_counter() - started < 1.0
+    shared: Any = [0.0, 0.0]
+    for _ in range(40):
+        shared = [shared, shared]
+    with pytest.raises(steer.TreeDataError, match=r"^tree.target.*more than 100,000 values"):
+        steer.from_dict({**SEEK, "target": shared})
+
+
+def test_a_file_of_5000_seeks_is_refused_and_max_nodes_raises_the_limit() -> None:
+    seeks = [{"type": "Seek", "target": [i, 0]} for i in range(5000)]
+    text = json.dumps({"version": 1, "type": "PriorityBlend", "children": seeks})
+    assert len(text) > 180_000
+    with pytest.raises(steer.TreeDataError, match=r"^tree.children\[127\]: .*128 components"):
+        steer.from_dict(json.loads(text))
+    tree = steer.from_dict(json.loads(text), max_nodes=5001)
+    assert len(tree.children) == 5000
+    just = {"version": 1, "type": "PriorityBlend", "children": seeks[:127]}
+    assert len(steer.from_dict(just).children) == 127  # 128 with the blend: at the limit
+    with pytest.raises(ValueError, match="max_nodes"):
+        steer.from_dict(just, max_nodes=0)
 
 
 def test_a_refused_name_from_the_resolver_is_named() -> None:

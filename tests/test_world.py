@@ -74,6 +74,36 @@ def test_custom_max_step_splits_into_equal_steps() -> None:
     assert one_sprite.position == pytest.approx(three_sprite.position, abs=1e-9)
 
 
+@pytest.mark.parametrize("dt", [2.0 + 1e-9, 5.0, 1e9, 1e308, float(2**1023)])
+def test_a_huge_dt_is_simulated_as_max_substeps_steps_of_max_step(dt: float) -> None:
+    world, sprites = wander_world()
+    world.update(dt)  # was ~3e10 sub-steps built in one list (1e9), or an OverflowError
+    capped, capped_sprites = wander_world()
+    for _ in range(60):  # the default max_substeps of the default max_step, 1/30 s
+        capped.update(1 / 30)
+    np.testing.assert_allclose(positions(sprites), positions(capped_sprites), atol=1e-9)
+    assert np.isfinite(positions(sprites)).all()
+
+
+def test_max_substeps_bounds_the_steps_of_one_update() -> None:
+    def build(**kwargs) -> tuple[steer.SteeringWorld, StubSprite]:
+        world = steer.SteeringWorld(seed=0, max_step=0.1, **kwargs)
+        sprite = StubSprite(0, 0)
+        world.attach(sprite, steer.Seek((1000, 0)), max_speed=100)
+        return world, sprite
+
+    world, sprite = build(max_substeps=3)
+    assert world.max_substeps == 3
+    world.update(10.0)  # 0.3 s simulated: three steps of 0.1
+    stepped, stepped_sprite = build()
+    for _ in range(3):
+        stepped.update(0.1)
+    assert sprite.position == stepped_sprite.position
+    world.update(0.25)  # within the bound: three equal steps, as before
+    stepped.update(0.25)
+    assert sprite.position == stepped_sprite.position
+
+
 @pytest.mark.parametrize("dt", [0.0, -0.1, -1e9])
 def test_non_positive_dt_does_nothing(dt: float) -> None:
     world, sprites = wander_world()

@@ -197,7 +197,7 @@ def _wanderer_and_chaser(calls: list[int], fail_on: int) -> tuple[steer.Steering
 def _state(world: steer.SteeringWorld) -> tuple[Any, ...]:
     arrays, rows = world._agents.arrays, world._agents.rows
     sprites = [agent.sprite.position for agent in world.agents]
-    states = {key: value[rows].tolist() for key, value in arrays.state.snapshot()[0].items()}
+    states = {key: arrays.state.read(key, rows).tolist() for key in arrays.state.snapshot()}
     columns = [getattr(arrays, name)[rows].tolist() for name in ("position", "velocity")]
     return sprites, columns, repr(states), world.rng.bit_generator.state
 

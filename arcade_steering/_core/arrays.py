@@ -15,7 +15,7 @@ import numpy as np
 
 from .state import StateStore
 
-__all__ = ["PORTABLE", "AgentArrays", "SavedArrays"]
+__all__ = ["DIGESTED", "PORTABLE", "AgentArrays", "SavedArrays"]
 
 #: Rows the columns start with.
 INITIAL_CAPACITY = 64
@@ -106,7 +106,6 @@ class AgentArrays:
             )
             setattr(self, each.name, np.full((self.capacity, *shape), fill, dtype=dtype))
         self.state = StateStore()
-        self.state.resize(self.capacity)
         self._free = list(range(self.capacity - 1, -1, -1))
         self._attaches = 0
 
@@ -162,7 +161,6 @@ class AgentArrays:
         self._attaches = max(self._attaches, saved.attaches)
         self.capacity = capacity
         self.state.restore(saved.state)
-        self.state.resize(capacity)
 
     def grow(self, capacity: int) -> None:
         """Make room for ``capacity`` slots, keeping every row."""
@@ -173,7 +171,6 @@ class AgentArrays:
             setattr(self, each.name, grown)
         self._free.extend(range(capacity - 1, self.capacity - 1, -1))
         self.capacity = capacity
-        self.state.resize(capacity)
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,3 +195,5 @@ PORTABLE = {
     for each in _COLUMNS
     if not each.metadata["local"]
 }
+#: What a digest covers of the columns, by name: the portable ones (all of them numbers).
+DIGESTED = tuple(PORTABLE)

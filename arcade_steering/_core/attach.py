@@ -13,12 +13,12 @@ from .._util.validate import (
     check_limit,
     check_non_negative,
     check_point,
+    check_position,
     check_positive,
     check_real,
 )
 from .arrays import AgentArrays
 from .integrate import HEADING_MIN_SPEED
-from .motion import read_position
 
 __all__ = ["AttachOptions", "optional_limit"]
 
@@ -82,7 +82,7 @@ class AttachOptions:
             facing=_check_facing(facing),
             rotate=check_bool("rotate", rotate),
             solid=check_bool("solid", solid),
-            position=check_point("sprite.position", read_position(sprite)),
+            position=check_position("sprite", sprite),
             angle=check_real("sprite.angle", getattr(sprite, "angle", 0.0)),
             max_turn_rate=optional_limit("max_turn_rate", max_turn_rate),
             max_angular_acceleration=optional_limit(

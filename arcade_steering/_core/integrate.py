@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,12 +29,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEADING_MIN_SPEED",
+    "MAX_SUBSTEPS",
     "Undo",
     "forces_now",
     "integrate",
     "rehearse",
     "run_steps",
     "step",
+    "sub_steps",
     "turn_looks",
 ]
 
@@ -43,6 +46,23 @@ _STEPPED = ("force", "position", "velocity", "heading", "look", "angular_velocit
 
 #: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
 HEADING_MIN_SPEED = 1.0
+
+#: The default most sub-steps of one update (a world's ``max_substeps``): 2 s at 1/30 s each.
+MAX_SUBSTEPS = 60
+
+
+def sub_steps(dt: float, max_step: float, max_substeps: int) -> tuple[int, float]:
+    """How one update of ``dt`` seconds (> 0) is stepped: equal sub-steps of at most
+    ``max_step``, at most ``max_substeps`` of them (a longer ``dt`` is cut to
+    ``max_substeps * max_step`` seconds, as game loops guard against a "spiral of death").
+
+    Returns:
+        The number of sub-steps and each one's length, seconds.
+    """
+    if dt > max_substeps * max_step:
+        return max_substeps, max_step
+    steps = max(1, math.ceil(dt / max_step - 1e-9))
+    return steps, dt / steps
 
 
 def run_steps(frames: list[StepFrame], batches: list[Batch], driven: np.ndarray | None) -> None:

@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from .._util.validate import check_array, check_bool, check_point, check_real
+from .._util.validate import check_array, check_bool, check_point, check_position, check_real
 from .._util.vec import as_complex, lengths
 from ..geometry import StaticGeometry
 from ..geometry._capsules import Kinds
 from .agents import AgentTable
 from .arrays import AgentArrays
-from .motion import read_position
 
 __all__ = ["can_see", "facing", "in_sight", "in_view", "occlude"]
 
@@ -192,7 +191,7 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
     (not in a sequence); and each one's sprite (an agent's own; None for a point), or None
     for an array of points."""
     if hasattr(value, "position"):
-        return _places(name, [value])[0], True, [_sprite_of(value)]
+        return np.array([check_position(name, value)]), True, [_sprite_of(value)]
     if _is_flat(value):  # (x, y), or a mistyped point such as (x, y, z): not three places
         return np.array([check_point(name, value)]), True, None
     if isinstance(value, np.ndarray):
@@ -208,12 +207,14 @@ def _places(name: str, value: Any) -> tuple[np.ndarray, bool, list[Any] | None]:
             f"got {type(value).__name__}"
         )
     items = list(value)
-    points = check_array(
-        name,
+    points = np.array(
         [
-            read_position(item) if hasattr(item, "position") else check_point(name, item)
-            for item in items
+            check_position(f"{name}[{index}]", item)
+            if hasattr(item, "position")
+            else check_point(f"{name}[{index}]", item)
+            for index, item in enumerate(items)
         ],
+        dtype=float,
     ).reshape(-1, 2)
     return (
         points,

@@ -13,7 +13,9 @@ import pymunk
 
 from ..geometry import StaticGeometry, free_removed
 from .agents import AgentTable, SavedTable
+from .arrays import DIGESTED
 from .motion import MotionTracker
+from .state import digest_state
 from .sync import SpriteSync
 
 __all__ = ["WorldSnapshot", "load_world", "new_world_number", "restore_shapes", "save_world"]
@@ -26,20 +28,6 @@ _world_numbers = count()
 def new_world_number() -> int:
     """A number for a new world, never given before in this process."""
     return next(_world_numbers)
-
-
-#: The columns a digest covers: the motion of every agent and what limits it.
-DIGESTED = (
-    "position",
-    "velocity",
-    "heading",
-    "force",
-    "max_speed",
-    "max_force",
-    "mass",
-    "radius",
-    "response_time",
-)
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,13 +63,19 @@ class WorldSnapshot:
         return self
 
     def digest(self) -> str:
-        """A short hash of the agents' motion (in attach order), the random generator and the
-        number of walls and obstacles: equal for worlds in the same state, in any process.
-        Replays compare them."""
-        slots = list(self.agents.order)
+        """A short hash of what the world's future depends on: every agent's columns of
+        numbers (in attach order: motion, limits, where it looks and how fast it turns), its
+        components' per-agent state, the random generator, the velocity estimates of moving
+        targets and the number of walls and obstacles. Equal for worlds in the same state, in
+        any process; replays compare them."""
+        slots = np.fromiter(self.agents.order, dtype=np.intp, count=len(self.agents.order))
         hasher = hashlib.blake2b(digest_size=16)
         for name in DIGESTED:
             hasher.update(self.agents.arrays.columns[name][slots].tobytes())
+        columns = self.agents.arrays.columns
+        digest_state(hasher, self.agents.arrays.state, slots, columns["behavior"])
+        for _, position, velocity, unasked in self.tracker.values():
+            hasher.update(repr((position, velocity.tolist(), unasked)).encode())
         hasher.update(repr((self.rng, len(self.shapes))).encode())
         return hasher.hexdigest()
 

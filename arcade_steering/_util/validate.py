@@ -24,10 +24,26 @@ def check_real(name: str, value: Any) -> float:
         isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer))
     ):
         raise TypeError(f"{name} must be a number, got {_described(value)}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # a whole number beyond any float (valid JSON: 10**400)
+        digits = _digits(value)
+        raise ValueError(f"{name} is too large: a whole number of {digits} digits") from None
     if not math.isfinite(result):
         raise ValueError(f"{name} must be finite, got {result}")
     return result
+
+
+def finite_float(value: Any) -> float | None:
+    """``value`` as a float if it is a finite number (not a bool) that a float can hold, else
+    None: for numbers read from files, where a whole number of 400 digits is valid JSON."""
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _described(value: Any) -> str:
@@ -71,6 +87,16 @@ def check_seed(name: str, value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def check_count(name: str, value: Any) -> int:
+    """Return ``value`` if it is a whole number >= 1 (an int, not a bool), or raise naming
+    ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number (an int), got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}")
+    return int(value)
+
+
 def check_bool(name: str, value: Any) -> bool:
     """Return ``value`` if it is a bool, or raise ``TypeError`` naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):
@@ -87,6 +113,12 @@ def check_point(name: str, value: Any) -> tuple[float, float]:
     if len(value) != 2:
         raise ValueError(f"{name} must be an (x, y) pair of 2 coordinates, got {len(value)}")
     return check_real(f"{name}[0] (x)", value[0]), check_real(f"{name}[1] (y)", value[1])
+
+
+def check_position(name: str, sprite: Any) -> tuple[float, float]:
+    """Return a sprite-like's ``position`` as a finite ``(x, y)`` tuple, or raise naming
+    ``name.position`` (None, one or three coordinates, a dict, strings)."""
+    return check_point(f"{name}.position", sprite.position)
 
 
 def check_points(name: str, value: Any, minimum: int = 0) -> np.ndarray:
@@ -151,6 +183,12 @@ def check_array(
     if not finite.all() and not (allow_inf and not np.isnan(array).any()):
         raise ValueError(f"{name} must be finite (no NaN{'' if allow_inf else ' or inf'})")
     return array
+
+
+def _digits(value: Any) -> int:
+    """The decimal digits of a whole number, without building its text (quadratic for huge
+    numbers on Python 3.10)."""
+    return int(abs(int(value)).bit_length() * math.log10(2)) + 1
 
 
 def _is_number(value: Any) -> bool:

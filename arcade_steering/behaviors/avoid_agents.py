@@ -37,6 +37,9 @@ from ..debug import SEPARATION_COLOR
 from ..neighbors import NeighborPairs
 from .group import check_among
 
+#: The most neighbours ``max_neighbors`` may ask for: more than any crowd an update can steer,
+#: and small enough to count in the index's integers.
+MAX_NEIGHBORS = 1_000_000
 #: A threat at the horizon still gets this fraction of the full force.
 MIN_URGENCY = 0.25
 #: Neighbours are the nearest where everybody will be this fraction of the horizon ahead.
@@ -181,19 +184,19 @@ class AvoidAgents(SteeringComponent):
         horizon: Look-ahead, seconds (> 0).
         margin: Extra clearance wanted beyond the sum of the two radii, px (>= 0).
         among: None for every agent, or the sprites (a list, a SpriteList) to avoid.
-        max_neighbors: How many nearest agents to check (a whole number >= 1), or None for
-            every agent in reach.
+        max_neighbors: How many nearest agents to check (a whole number from 1 to
+            1,000,000), or None for every agent in reach.
 
     Raises:
         ValueError: ``horizon`` not positive, ``margin`` negative, ``max_neighbors`` not a
-            whole number >= 1.
+            whole number from 1 to 1,000,000.
         TypeError: ``among`` is not a collection of sprites; ``max_neighbors`` not a number.
     """
 
     horizon: float = param(default=1.0, gt=0.0)
     margin: float = param(default=4.0, ge=0.0)
     among: Any = group(check_among, default=None)
-    max_neighbors: int | None = param(default=10, ge=1, optional=True, whole=True)
+    max_neighbors: int | None = param(default=10, ge=1, le=MAX_NEIGHBORS, optional=True, whole=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         n = len(ctx)

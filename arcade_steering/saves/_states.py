@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._core.component import SteeringComponent
+from .._core.state import StateColumn, set_rows
 from .._util.validate import LIMIT
 from ._format import SaveFileError, decode_array, encode_array, field, whole_number
 
@@ -23,22 +24,21 @@ _MAX_WIDTH = 16
 
 
 def write_states(
-    state: tuple[dict[Hashable, np.ndarray], dict[Hashable, float]],
-    trees: dict[int, SteeringComponent],
+    state: dict[Hashable, StateColumn], capacity: int, trees: dict[int, SteeringComponent]
 ) -> list[dict[str, Any]]:
-    """Every state of a snapshot as JSON data.
+    """Every state of a snapshot as JSON data, a value for each of ``capacity`` slots.
 
     Args:
-        state: The snapshot's per-agent state: arrays and fills by key.
+        state: The snapshot's per-agent state: columns by key.
+        capacity: The snapshot's slots.
         trees: Each attached slot's tree.
 
     Raises:
         SaveFileError: A state's key is not ``(node, component, name)``.
     """
-    arrays, fills = state
     nodes = _Nodes(trees)
     written = []
-    for key, array in arrays.items():
+    for key, column in state.items():
         if not (
             isinstance(key, tuple)
             and len(key) == 3
@@ -46,12 +46,13 @@ def write_states(
             and all(isinstance(part, str) for part in key[1:])
         ):
             raise SaveFileError(f"save.states: a state keyed {key!r} can't be written")
-        values = array.copy()
+        values = np.full((capacity, *column.values.shape[1:]), column.fill)
+        values[column.members] = column.values
         for slot, identity in nodes.identities(key, values):
             if not math.isnan(values[slot]):
                 values[slot] = _MATCHED if values[slot] == identity else _OTHER
         node, component, name = key
-        fill = float.hex(float(fills[key]))
+        fill = float.hex(float(column.fill))
         written.append(
             {"node": node, "component": component, "name": name, "fill": fill}
             | {"values": encode_array(values)}
@@ -61,22 +62,22 @@ def write_states(
 
 def read_states(
     data: Any, capacity: int, trees: dict[int, SteeringComponent], free: Sequence[int]
-) -> tuple[dict[Hashable, np.ndarray], dict[Hashable, float]]:
-    """The per-agent state of a save, its identities this process's, free rows their fill.
+) -> dict[Hashable, StateColumn]:
+    """The per-agent state of a save, its identities this process's, a row for each agent
+    whose value is not the fill.
 
     Raises:
         SaveFileError: A state is malformed; the message names it.
     """
     if not isinstance(data, list):
         raise SaveFileError("save.states must be a list")
-    arrays: dict[Hashable, np.ndarray] = {}
-    fills: dict[Hashable, float] = {}
+    columns: dict[Hashable, StateColumn] = {}
     nodes = _Nodes(trees)
     for index, entry in enumerate(data):
         where = f"save.states[{index}]"
         node = whole_number(field(entry, "node", int, where), f"{where}.node", 0, 1 << 30)
         key = (node, field(entry, "component", str, where), field(entry, "name", str, where))
-        if key in arrays:
+        if key in columns:
             raise SaveFileError(f"{where}: state {key!r} is written twice")
         fill = _fill(field(entry, "fill", str, where), f"{where}.fill")
         shape = field(field(entry, "values", dict, where), "shape", list, f"{where}.values")
@@ -96,8 +97,9 @@ def read_states(
             if not math.isnan(code):
                 values[slot] = identity if code == _MATCHED else identity + 0.5
         values[list(free)] = fill
-        arrays[key], fills[key] = values, fill
-    return arrays, fills
+        members = np.flatnonzero(set_rows(values, fill))
+        columns[key] = StateColumn(fill, values.shape[1:], (members, values[members], {}))
+    return columns
 
 
 def _fill(text: str, where: str) -> float:

@@ -80,7 +80,7 @@ def save_world(
         "agents": agents,
         "trees": written_trees,
         "columns": {name: encode_array(columns[name]) for name in PORTABLE},
-        "states": write_states(table.arrays.state, trees),
+        "states": write_states(table.arrays.state, table.arrays.capacity, trees),
         "rng": snapshot.rng,
         "tracker": _tracker(snapshot.tracker, name_of),
         "shapes": write_shapes(snapshot.shapes),

@@ -15,6 +15,7 @@ import pytiled_parser
 from pytiled_parser import tiled_object
 
 from .. import geometry
+from .._util.validate import finite_float
 from ..path import Path
 from ._errors import LevelError
 from ._limits import LevelLimits
@@ -48,7 +49,7 @@ class LayerReader:
         limit = self.limits.coordinate
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             problem = f"{what} must be a number, got {type(value).__name__}"
-        elif not (math.isfinite(value) and abs(value) <= limit):
+        elif finite_float(value) is None or abs(value) > limit:
             problem = f"{what} must be finite within +-{limit:g} (LevelLimits.coordinate)"
         else:
             return float(value)
@@ -91,7 +92,7 @@ class LayerReader:
             for obj, offsets in items:
                 try:
                     good = np.abs(np.array(offsets, dtype=float)).max(initial=0) <= limit
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):  # OverflowError: 10**400
                     good = False
                 if not good:
                     raise self.error(

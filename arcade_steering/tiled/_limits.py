@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, fields
 
+from .._util.validate import finite_float
 from ._errors import BadValueError
 
 MiB = 1 << 20
@@ -60,7 +60,7 @@ class LevelLimits:
             kinds = (int, float) if item.name == "coordinate" else (int,)
             if isinstance(value, bool) or not isinstance(value, kinds):
                 raise TypeError(f"LevelLimits.{item.name} must be a number, got {value!r}")
-            if not math.isfinite(value) or value <= 0:
+            if finite_float(value) is None or value <= 0:
                 raise ValueError(f"LevelLimits.{item.name} must be finite and > 0, got {value}")
 
 

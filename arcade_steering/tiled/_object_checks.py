@@ -3,13 +3,13 @@ templates they use."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._util.validate import finite_float
 from ._errors import BadValueError, LevelError, located
 from ._files import LevelFiles
 from ._gids import GidRanges, Span
@@ -96,7 +96,7 @@ class ObjectChecks:
             )
         self.tally.count("points", len(points), "total_points")
         for x, y in points:
-            if not (math.isfinite(x) and math.isfinite(y) and max(abs(x), abs(y)) <= limit):
+            if finite_float(x) is None or finite_float(y) is None or max(abs(x), abs(y)) > limit:
                 raise BadValueError(
                     f"{kind} point ({x}, {y}) is not finite within +-{limit:g} "
                     "(LevelLimits.coordinate)"

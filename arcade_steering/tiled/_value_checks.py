@@ -7,9 +7,9 @@ Each raises :class:`BadValueError` saying what is wrong; the caller says where.
 
 from __future__ import annotations
 
-import math
 from typing import Any, cast
 
+from .._util.validate import finite_float
 from ._errors import BadValueError, naming
 from ._format_common import check_color
 from ._limits import LevelLimits
@@ -51,7 +51,7 @@ def number(
             raise BadValueError(f"needs {key!r}")
         return 0
     limit = limits.coordinate
-    if not math.isfinite(value) or not minimum <= value <= limit:
+    if finite_float(value) is None or not minimum <= value <= limit:
         raise BadValueError(
             f"{key!r} is {value}, not from {minimum:g} to {limit:g} (LevelLimits.coordinate)"
         )
@@ -96,5 +96,5 @@ def _check_property(fmt: Format, name: str, kind: str, value: Any) -> None:
             parsed = None
         if isinstance(parsed, bool) or not isinstance(parsed, (int, float)):
             raise BadValueError(f"{what} of type {kind} is not a number: {str(value)[:40]!r}")
-        if not math.isfinite(parsed):
+        if finite_float(parsed) is None:
             raise BadValueError(f"{what} must be finite, got {parsed}")
