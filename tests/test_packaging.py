@@ -128,7 +128,7 @@ def test_every_imported_distribution_is_declared() -> None:
         for module in _third_party_imports()
         for dist in by_module[module]
     }
-    assert imported == {"arcade", "numpy", "pillow", "pyglet", "pymunk", "pytiled-parser"}
+    assert imported == {"arcade", "cffi", "numpy", "pillow", "pyglet", "pymunk", "pytiled-parser"}
     assert imported <= declared
 
 
