@@ -32,6 +32,7 @@ from ._util.validate import check_count
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.containment import Containment, Region
+from .behaviors.context_steering import ContextSteering
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -68,6 +69,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         AvoidWalls,
         Cohesion,
         Containment,
+        ContextSteering,
         Evade,
         EvadeSightCone,
         Face,
