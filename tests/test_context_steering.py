@@ -144,6 +144,26 @@ def test_it_keeps_off_a_wall_straight_ahead() -> None:
     assert abs(sprite.center_y) > 60.0
 
 
+@pytest.mark.parametrize("as_danger", [False, True])
+def test_agents_listed_as_danger_are_gone_round_and_others_are_not(as_danger) -> None:
+    world = steer.SteeringWorld(seed=0)
+    blocker = StubSprite(150.0, 0.0)
+    world.attach(blocker, steer.Arrive((150.0, 0.0)), radius=RADIUS)
+    sprite = StubSprite(0.0, 0.0)
+    agents = [blocker] if as_danger else ()
+    behavior = ContextSteering((300.0, 0.0), agents=agents)
+    world.attach(sprite, behavior, max_speed=MAX_SPEED, radius=RADIUS)
+    closest = math.inf
+    for _ in range(300):
+        world.update(1 / 60)
+        closest = min(closest, math.dist(sprite.position, blocker.position))
+    assert math.dist(sprite.position, (300.0, 0.0)) < REACHED  # got there either way
+    if as_danger:
+        assert closest >= 2 * RADIUS - 0.5, closest
+    else:
+        assert closest < 2.0, closest  # straight through: only listed agents are danger
+
+
 def test_masked_directions_lose_to_safe_ones_and_the_choice_leans_away_from_them() -> None:
     interest = np.array([[1.0, 0.9, 0.5, 0.1, 0.0, 0.1, 0.5, 0.9]])
     danger = np.zeros((1, 8))
@@ -179,6 +199,8 @@ def test_agents_on_the_target_or_surrounded_get_finite_forces() -> None:
         ({"look_ahead": math.nan}, ValueError, "look_ahead"),
         ({"slowing_radius": -1.0}, ValueError, "slowing_radius"),
         ({"tolerance": math.inf}, ValueError, "tolerance"),
+        ({"agents": "tanks"}, TypeError, "agents"),
+        ({"agents": [(1.0, 2.0)]}, TypeError, "agents"),
     ],
 )
 def test_bad_parameters_are_refused_naming_them(kwargs, error, named) -> None:

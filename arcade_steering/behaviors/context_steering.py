@@ -21,10 +21,12 @@ import numpy as np
 from .._core.batches import BatchNode
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
-from .._core.params import NumberParam, param, target
+from .._core.gather import Groups
+from .._core.params import NumberParam, group, param, target
 from .._core.targets import TargetLike
 from .._util.vec import as_complex, as_points, lengths, unit_complex
 from ..debug import FEELER_COLOR, HIT_COLOR, TARGET_COLOR
+from .group import check_among
 from .seek import arrive_velocity
 
 #: Danger above the safest direction's that still counts as just as safe: walls a few px
@@ -53,6 +55,22 @@ def interest_map(
     to_target = (directions[None, :] * toward.conj()[:, None]).real
     along = (directions[None, :] * heading.conj()[:, None]).real
     return 0.5 * (1.0 + to_target) + heading_bias * np.maximum(along, 0.0)
+
+
+def circle_reached(
+    directions: np.ndarray, offset: np.ndarray, reach: np.ndarray, look_ahead: np.ndarray
+) -> np.ndarray:
+    """Fraction ``(p, N)`` of the look-ahead along each of ``directions`` ``(N,)`` that a point
+    travels before coming within ``reach`` ``(p,)`` px of a circle's centre at ``offset``
+    ``(p,)`` (complex, from the point); 1 where it never does, 0 where it is within reach
+    already and moving closer."""
+    local = directions[None, :] * offset.conj()[:, None]  # the offset seen along each ray
+    along, across = local.real, local.imag
+    reach = reach[:, None]
+    inside = np.sqrt(np.maximum(reach * reach - across * across, 0.0))
+    meets = (np.abs(across) < reach) & (along > 0.0)
+    travelled = np.maximum(along - inside, 0.0) / look_ahead[:, None]
+    return np.where(meets, np.minimum(travelled, 1.0), 1.0)
 
 
 def danger_map(reached: np.ndarray) -> np.ndarray:
@@ -131,7 +149,7 @@ def _ring_size(default: int) -> Any:
 
 class ContextSteering(SteeringComponent):
     """Arrive at a target by the best of ``directions`` directions, masking those that lead
-    into walls or obstacles (context steering, after Andrew Fray).
+    into walls, obstacles or (if asked) other agents (context steering, after Andrew Fray).
 
     Every step each agent casts its circle ``look_ahead`` px along each of ``directions``
     directions spread evenly round it. A direction's danger is how little of that distance it
@@ -159,6 +177,10 @@ class ContextSteering(SteeringComponent):
         look_ahead: How far (px, beyond the agent's circle) each direction is checked.
         slowing_radius: Distance (px) from the target within which the agent slows down.
         tolerance: Distance (px) from the target within which it wants to stop.
+        agents: Other agents that are danger too, as they stand now (each agent's circle
+            grown by theirs): ``()`` for none (the default), the sprites (a list, a
+            SpriteList), or None for every agent of the world. Agents within
+            ``look_ahead`` plus twice the agent's radius count.
     """
 
     target: TargetLike = target()
@@ -166,6 +188,7 @@ class ContextSteering(SteeringComponent):
     look_ahead: float = param(default=160.0, gt=0.0)
     slowing_radius: float = param(default=100.0, ge=0.0)
     tolerance: float = param(default=2.0, ge=0.0)
+    agents: Any = group(check_among, default=())
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
@@ -184,6 +207,7 @@ class ContextSteering(SteeringComponent):
         toward = unit_complex(offset, lengths(offset))
         directions = ring(count)
         reached = self._reached(ctx, directions, params.look_ahead)
+        self._reached_by_agents(ctx, directions, params.look_ahead, params.agents, reached)
         interest = interest_map(directions, toward, as_complex(ctx.heading), HEADING_BIAS)
         straight = np.angle(toward) * (count / (2.0 * np.pi)) % count
         slot, danger = choose(interest, danger_map(reached), straight)
@@ -215,6 +239,31 @@ class ContextSteering(SteeringComponent):
         alpha, _, _ = geometry.cast_fans(position[agents], rays, radius[agents], local, shapes)
         reached[:, agents] = alpha
         return reached
+
+    @staticmethod
+    def _reached_by_agents(
+        ctx: SteeringContext,
+        directions: np.ndarray,
+        look_ahead: np.ndarray,
+        among: Groups,
+        reached: np.ndarray,
+    ) -> None:
+        """Lower ``reached`` ``(N, n)`` where other agents' circles lie closer along a
+        direction than the nearest shape (other agents as they stand now)."""
+        if all(value is not None and len(value) == 0 for value in among.values):
+            return  # the default: no agents are danger, and no neighbour query is made
+        radius = ctx.radius
+        pairs = ctx.neighbors(look_ahead + 2.0 * radius, among)
+        if len(pairs) == 0:
+            return
+        query = pairs.query
+        reach = radius.take(query) + ctx.world_radius(pairs.other)
+        fraction = circle_reached(
+            directions, as_complex(pairs.offset), reach, look_ahead.take(query)
+        )
+        nearest = reached.T.copy()
+        np.minimum.at(nearest, query, fraction)
+        reached[...] = nearest.T
 
 
 def _draw_ring(
