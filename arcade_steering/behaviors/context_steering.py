@@ -99,26 +99,34 @@ def choose(
         ``(slot (n,) float, danger of the chosen slot (n,))``.
     """
     n, count = interest.shape
-    allowed = danger <= danger.min(axis=1, keepdims=True) + DANGER_SLACK
-    score = np.where(allowed, interest, -np.inf)
-    best = score.argmax(axis=1)
     rows = np.arange(n)
-    centre = interest[rows, best]
-    sides = []
-    for step in (-1, 1):
-        neighbour = (best + step) % count
-        sides.append(np.where(allowed[rows, neighbour], interest[rows, neighbour], centre - 1.0))
-    left, right = sides
-    curve = left - 2.0 * centre + right
-    offset = np.where(curve < 0.0, 0.5 * (left - right) / np.where(curve < 0.0, curve, -1.0), 0.0)
-    slot = best + np.clip(offset, -0.5, 0.5)
+    # Mask: anything clearly more dangerous than the safest direction.
+    allowed = danger <= danger.min(axis=1, keepdims=True) + DANGER_SLACK
+    # Straight on where both ring directions round the straight way are allowed.
     below = np.floor(straight).astype(np.intp) % count
     above = (below + 1) % count
     clear = allowed[rows, below] & allowed[rows, above]
-    slot = np.where(clear, straight, slot)
-    return slot, np.where(
-        clear, np.maximum(danger[rows, below], danger[rows, above]), danger[rows, best]
+    # Elsewhere the best allowed direction, refined between its neighbours.
+    best = np.where(allowed, interest, -np.inf).argmax(axis=1)
+    slot = np.where(clear, straight, best + _peak_offset(interest, allowed, best))
+    straight_danger = np.maximum(danger[rows, below], danger[rows, above])
+    return slot, np.where(clear, straight_danger, danger[rows, best])
+
+
+def _peak_offset(interest: np.ndarray, allowed: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Offsets ``(n,)`` in [-0.5, 0.5] of the peak of the parabola through the interests of
+    slot ``best`` and its neighbours; a masked neighbour counts as a fall of 1."""
+    n, count = interest.shape
+    rows = np.arange(n)
+    centre = interest[rows, best]
+    left, right = (
+        np.where(allowed[rows, side], interest[rows, side], centre - 1.0)
+        for side in ((best - 1) % count, (best + 1) % count)
     )
+    curve = left - 2.0 * centre + right
+    bends = curve < 0.0
+    offset = np.where(bends, 0.5 * (left - right) / np.where(bends, curve, -1.0), 0.0)
+    return np.clip(offset, -0.5, 0.5)
 
 
 def slot_directions(slot: np.ndarray, count: int) -> np.ndarray:
@@ -220,7 +228,9 @@ class ContextSteering(SteeringComponent):
         return as_points((desired - velocity) / ctx.response_time)
 
     @staticmethod
-    def _reached(ctx: SteeringContext, directions: np.ndarray, look_ahead: np.ndarray) -> Any:
+    def _reached(
+        ctx: SteeringContext, directions: np.ndarray, look_ahead: np.ndarray
+    ) -> np.ndarray:
         """Fraction ``(N, n)`` of each direction's look-ahead travelled before touching a wall
         or obstacle: one fan of swept circles per agent with shapes in reach."""
         n = len(ctx)
