@@ -20,6 +20,7 @@ from .agent import SteeringAgent
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.containment import Containment
+from .behaviors.context_steering import ContextSteering
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -49,6 +50,7 @@ __all__ = [
     "AvoidWalls",
     "Cohesion",
     "Containment",
+    "ContextSteering",
     "Evade",
     "EvadeSightCone",
     "Face",

@@ -32,6 +32,7 @@ from ._util.validate import check_count
 from .behaviors.avoid import AvoidObstacles, AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents
 from .behaviors.containment import Containment, Region
+from .behaviors.context_steering import ContextSteering
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
@@ -68,6 +69,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         AvoidWalls,
         Cohesion,
         Containment,
+        ContextSteering,
         Evade,
         EvadeSightCone,
         Face,
@@ -140,10 +142,8 @@ def from_dict(
 
     Args:
         data: The tree's dictionary.
-        resolve: The objects written by name: a mapping ``name -> object`` or a function
-            ``name -> object``.
-        components: Your own component classes, read by their class name (besides the
-            built-in ones, which they may replace).
+        resolve: The objects written by name: a mapping or a function ``name -> object``.
+        components: Your own component classes, read by class name (may replace built-ins).
         max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default), a
             dictionary used twice (a YAML anchor) counted twice; reading stops at the first over.
 

@@ -42,6 +42,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "stay_on_path": ("paths", "stay_on_path", 8.0),
     "avoid_walls": ("walls_obstacles", "avoid_walls", 8.0),
     "avoid_obstacles": ("walls_obstacles", "avoid_obstacles", 9.0),
+    "context_steering": ("context_steering", "trap", 3.6),
     "separation": ("flocking", "separation", 0.7),
     "alignment": ("flocking", "alignment", 5.0),
     "cohesion": ("flocking", "cohesion", 4.0),

@@ -211,6 +211,7 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     "Containment": lambda env, **kw: steer.Containment(
         **{"region": [(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)], **kw}
     ),
+    "ContextSteering": lambda env, **kw: steer.ContextSteering(**{"target": P, **kw}),
     "Evade": lambda env, **kw: steer.Evade(**{"threat": env.leader, **kw}),
     "EvadeSightCone": lambda env, **kw: steer.EvadeSightCone(**{"leader": env.leader, **kw}),
     "Face": lambda env, **kw: steer.Face(**{"target": env.leader, **kw}),

@@ -65,6 +65,13 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
             ),
             length=pick(None, 1e-9),
         ),
+        "ContextSteering": lambda: steer.ContextSteering(
+            target,
+            directions=pick(16, 4, 64),
+            look_ahead=pick(160.0, 1e-9),
+            tolerance=0.0,
+            agents=pick((), None, [leader]),
+        ),
         "Evade": lambda: steer.Evade(target, max_prediction=small),
         "EvadeSightCone": lambda: steer.EvadeSightCone(
             leader, half_angle=pick(30.0, 180.0), occluded=pick(False, True)

@@ -13,6 +13,7 @@ EXAMPLES = {
     "seek_arrive": "Seek, Flee, Arrive, Pursue, Evade, Wander",
     "paths": "FollowPath, FollowWaypoints, StayOnPath",
     "walls_obstacles": "AvoidWalls, AvoidObstacles, solid agents",
+    "context_steering": "ContextSteering round dead ends where a weighted blend stays stuck",
     "flocking": "Separation, Alignment, Cohesion, AvoidAgents, and a blended flock",
     "leader": "FollowLeader, EvadeSightCone, OffsetPursuit in formation",
     "looking": "Face, Scan, LookWhereYouAreGoing: looking apart from the way",
