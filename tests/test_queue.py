@@ -204,3 +204,94 @@ def test_queue_is_silent_with_nobody_ahead() -> None:
 def test_queue_refuses_bad_input(kwargs, error, name) -> None:
     with pytest.raises(error, match=name):
         Queue(**kwargs)
+
+
+# -- a crowd at a doorway one agent wide -----------------------------------------------------
+
+WALL_X, DOOR_Y = 400.0, 300.0
+#: Two agents cannot pass side by side (40 px); one passes with 3 px to spare on each side.
+DOOR = 26.0
+CROWD_ROWS, CROWD_COLUMNS, CROWD_SPACING = 6, 5, 24.0
+FRONT_X = 250.0
+SPEED, FORCE = 100.0, 400.0
+
+
+def _doorway_world() -> tuple[steer.SteeringWorld, steer.Path]:
+    """A room 600 px high split by a wall at x = 400 with a door at y = 300, and the route
+    through the door."""
+    world = steer.SteeringWorld(seed=0)
+    world.add_walls([(-800, 0), (3000, 0), (3000, 600), (-800, 600)], closed=True)
+    world.add_wall((WALL_X, 0.0), (WALL_X, DOOR_Y - DOOR / 2))
+    world.add_wall((WALL_X, DOOR_Y + DOOR / 2), (WALL_X, 600.0))
+    return world, steer.Path([(-800.0, DOOR_Y), (2900.0, DOOR_Y)], radius=4.0)
+
+
+def _through_the_door(
+    starts: list[tuple[float, float]], behavior, seconds: float = 20.0
+) -> tuple[float, float, int]:
+    """Walk agents from ``starts`` through the door, each with ``behavior(route, sprites)``.
+
+    Returns:
+        When the last one was through (inf if not within ``seconds``), the most two of them
+        ever overlapped (px), and how many times one crossed the wall's line outside the door.
+    """
+    world, route = _doorway_world()
+    sprites = [StubSprite(x, y) for x, y in starts]
+    tree = behavior(route, sprites)
+    for sprite in sprites:
+        world.attach(sprite, tree, max_speed=SPEED, max_force=FORCE, radius=RADIUS)
+    before = np.array([sprite.position for sprite in sprites])
+    overlap, through_wall = 0.0, 0
+    for step in range(1, int(seconds / DT) + 1):
+        world.update(DT)
+        now = np.array([sprite.position for sprite in sprites])
+        overlap = max(overlap, -_gaps(sprites).min())
+        crossed = (before[:, 0] < WALL_X) & (now[:, 0] >= WALL_X)
+        through_wall += int(np.count_nonzero(np.abs(now[crossed, 1] - DOOR_Y) > DOOR / 2))
+        before = now
+        if (now[:, 0] > WALL_X + RADIUS).all():
+            return step * DT, overlap, through_wall
+    return math.inf, overlap, through_wall
+
+
+def _crowd() -> list[tuple[float, float]]:
+    """Six rows of five, 24 px apart, the front row 150 px before the wall."""
+    return [
+        (FRONT_X - row * CROWD_SPACING, DOOR_Y + (column - 2) * CROWD_SPACING)
+        for row in range(CROWD_ROWS)
+        for column in range(CROWD_COLUMNS)
+    ]
+
+
+def _queueing_crowd(route: steer.Path, crowd: list[StubSprite]) -> steer.SteeringComponent:
+    return steer.PriorityBlend(
+        Queue(among=crowd),
+        steer.WeightedBlend(
+            (steer.FollowPath(route), 1.0),
+            (steer.Separation(24.0, among=crowd), 2.0),
+            (steer.AvoidWalls(), 1.0),
+        ),
+    )
+
+
+def test_thirty_agents_pass_a_doorway_one_agent_wide_nearly_as_fast_as_a_single_file() -> None:
+    """The issue's figure: all through within 1.2 times the time the same 30 agents take
+    walking it alone in a single file (lined up on the door's axis, 2 px apart, the first as
+    far from the door as the crowd's front row, steered by the route alone), no two ever
+    overlapping by more than 2 px, none through a wall. Measured: 1.14 (9.2 s against 8.1 s),
+    no overlap at all. (At 30 updates a second, 1.25.)"""
+    single_file = [(FRONT_X - i * (2 * RADIUS + 2.0), DOOR_Y) for i in range(30)]
+    alone, _, _ = _through_the_door(single_file, lambda route, _: steer.FollowPath(route))
+    assert alone == pytest.approx(8.1, abs=0.1)
+    crowd, overlap, through_wall = _through_the_door(_crowd(), _queueing_crowd)
+    assert crowd <= 1.2 * alone
+    assert overlap <= OVERLAP
+    assert through_wall == 0
+
+
+def test_without_queue_the_crowd_pushes_through_each_other_at_the_door() -> None:
+    def pushing(route: steer.Path, crowd: list[StubSprite]) -> steer.SteeringComponent:
+        return _queueing_crowd(route, crowd).children[1]
+
+    _, overlap, _ = _through_the_door(_crowd(), pushing)
+    assert overlap > 3 * OVERLAP
