@@ -117,8 +117,7 @@ def to_dict(component: SteeringComponent, *, names: Names | None = None) -> dict
         ``{"version": FORMAT_VERSION, "type": ..., ...}``.
 
     Raises:
-        TypeError: ``component`` is not a component or ``names`` is neither a mapping nor
-            a function.
+        TypeError: ``component`` is no component, or ``names`` neither a mapping nor a function.
         TreeDataError: Something in the tree cannot be written (an object with no name, a
             component with undeclared state or a combiner of its own); the message names
             the field.
@@ -140,8 +139,7 @@ def from_dict(
 
     Args:
         data: The tree's dictionary.
-        resolve: The objects written by name: a mapping ``name -> object`` or a function
-            ``name -> object``.
+        resolve: The objects written by name: a mapping or a function ``name -> object``.
         components: Your own component classes, read by their class name (besides the
             built-in ones, which they may replace).
         max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default), a
@@ -151,10 +149,9 @@ def from_dict(
         A new tree; nothing is shared with ``data``.
 
     Raises:
-        TreeDataError: The data is malformed: not a dictionary, another version, an
-            unknown type or field, a missing or bad value, an unknown name, more than
-            ``max_nodes`` components or :data:`MAX_VALUES` values; the message names the
-            field. Nothing is built.
+        TreeDataError: The data is malformed: not a dictionary, another version, an unknown type or
+            field, a missing or bad value, an unknown name, more than ``max_nodes`` components or
+            :data:`MAX_VALUES` values; the message names the field. Nothing is built.
         TypeError: ``resolve`` or ``components`` has the wrong type.
         ValueError: ``max_nodes`` is not a whole number >= 1.
     """
