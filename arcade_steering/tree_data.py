@@ -37,6 +37,7 @@ from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
+from .behaviors.queueing import Queue
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
 from .behaviors.tactics import Hide, Interpose, MatchVelocity
@@ -83,6 +84,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         OffsetPursuit,
         PriorityBlend,
         Pursue,
+        Queue,
         Scan,
         Seek,
         Separation,
