@@ -7,10 +7,14 @@ before it touches the nearest of them, even if that one brakes as hard: ``sqrt(u
 the one ahead along the lane and ``a`` half of its own ``max_force / mass``. When the way
 clears, the limit goes and the agent goes on.
 
-Two agents closing in on one spot from either side (at a doorway's mouth) each have the other
-in their lane: the one that is farther behind the other, measured along its own heading, gives
-way, and of two equally far behind the one in the higher slot. So exactly one of them brakes
-and they go through one after the other.
+An agent crossing into the lane counts too (where it will be when the agent gets level with
+it), as one to stop short of. Two agents closing in on one spot from either side (at a
+doorway's mouth) each have the other in their way: the one that is farther behind the other,
+measured along its own heading, gives way, and of two equally far behind the one in the higher
+slot. So exactly one of them brakes and they go through one after the other.
+
+A blocked agent holds still: while its drive could carry it past the safe speed within a step,
+the component keeps it (see :func:`hold_changes`).
 
 The kernels are pure functions over pairs ``(p, ...)`` from
 :class:`~arcade_steering.neighbors.NeighborPairs` and agents ``(n, ...)``.
@@ -171,38 +175,11 @@ class Queue(SteeringComponent):
     margin: float = param(default=2.0, ge=0.0)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        n = len(ctx)
-        params = ctx.params(self)
-        force = np.zeros((n, 2))
-        if not n:
+        force = np.zeros((len(ctx), 2))
+        if not len(ctx):
             return force
-        margin = params.margin
-        largest = float(ctx.world_radius(ctx.world_slots).max())
-        pairs = ctx.neighbors(ctx.radius + params.distance + largest + margin, params.among)
-        if not len(pairs):
-            return force
-        query, other = pairs.query, pairs.other
-        heading = ctx.heading.take(query, axis=0)
-        clearance = ctx.radius.take(query) + ctx.world_radius(other) + margin.take(query)
-        velocity = ctx.world_velocity(other)
         forward = dots(ctx.velocity, ctx.heading)
-        crossing = heading[:, 0] * velocity[:, 1] - heading[:, 1] * velocity[:, 0]
-        along, gap, in_lane = lane_gaps(
-            pairs.offset, heading, clearance, crossing, forward.take(query)
-        )
-        theirs = -dots(pairs.offset, ctx.world_heading(other))
-        mine = np.flatnonzero(np.isfinite(gap) & gives_way(along, theirs, ctx.slots[query], other))
-        if not len(mine):
-            return force
-        deceleration = BRAKING_SHARE * ctx.max_force / ctx.mass
-        rows = query.take(mine)
-        # One crossing the lane does not lead the way: stop short of where it crosses.
-        speed_ahead = np.where(
-            in_lane.take(mine), dots(velocity.take(mine, axis=0), heading.take(mine, axis=0)), 0.0
-        )
-        safe = safe_speeds(gap.take(mine), speed_ahead, deceleration.take(rows))
-        limit = np.full(n, np.inf)
-        np.minimum.at(limit, rows, safe)
+        limit, nearest = self._limits(ctx, forward)
         # Held: the drive could carry it past the limit within this step.
         held = np.flatnonzero(limit < forward + ctx.max_force / ctx.mass * ctx.dt)
         if not len(held):
@@ -212,9 +189,38 @@ class Queue(SteeringComponent):
             ctx.heading.take(held, axis=0), change * ctx.mass.take(held) / ctx.dt
         )
         if ctx.debug is not None:
-            nearest = np.full(n, -1)
-            order = np.argsort(safe, kind="stable")[::-1]  # the smallest written last
-            nearest[rows.take(order)] = other.take(mine).take(order)
             ends = ctx.world_position(nearest.take(held))
             ctx.debug.lines(ctx.position.take(held, axis=0), ends, THREAT_COLOR)
         return force
+
+    def _limits(self, ctx: SteeringContext, forward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each agent's safe speed along its heading ``(n,)`` px/s (``inf``: nobody in its
+        way), and the slot of the agent that sets it ``(n,)`` (-1: none)."""
+        n = len(ctx)
+        limit, nearest = np.full(n, np.inf), np.full(n, -1)
+        params = ctx.params(self)
+        margin = params.margin
+        largest = float(ctx.world_radius(ctx.world_slots).max())
+        pairs = ctx.neighbors(ctx.radius + params.distance + largest + margin, params.among)
+        query, other = pairs.query, pairs.other
+        heading = ctx.heading.take(query, axis=0)
+        clearance = ctx.radius.take(query) + ctx.world_radius(other) + margin.take(query)
+        velocity = ctx.world_velocity(other)
+        crossing = heading[:, 0] * velocity[:, 1] - heading[:, 1] * velocity[:, 0]
+        along, gap, in_lane = lane_gaps(
+            pairs.offset, heading, clearance, crossing, forward.take(query)
+        )
+        theirs = -dots(pairs.offset, ctx.world_heading(other))
+        mine = np.flatnonzero(np.isfinite(gap) & gives_way(along, theirs, ctx.slots[query], other))
+        rows, ahead = query.take(mine), other.take(mine)
+        # One crossing the lane does not lead the way: stop short of where it crosses.
+        speed_ahead = np.where(
+            in_lane.take(mine), dots(velocity.take(mine, axis=0), heading.take(mine, axis=0)), 0.0
+        )
+        deceleration = BRAKING_SHARE * ctx.max_force / ctx.mass
+        safe = safe_speeds(gap.take(mine), speed_ahead, deceleration.take(rows))
+        np.minimum.at(limit, rows, safe)
+        if ctx.debug is not None:
+            order = np.argsort(safe, kind="stable")[::-1]  # the least safe written last
+            nearest[rows.take(order)] = ahead.take(order)
+        return limit, nearest
