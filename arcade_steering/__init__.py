@@ -26,6 +26,7 @@ from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
+from .behaviors.queueing import Queue
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
 from .behaviors.tactics import Hide, Interpose, MatchVelocity
@@ -70,6 +71,7 @@ __all__ = [
     "Path",
     "PriorityBlend",
     "Pursue",
+    "Queue",
     "Replay",
     "ReplayFrame",
     "ReplayMismatchError",

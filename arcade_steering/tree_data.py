@@ -38,6 +38,7 @@ from .behaviors.group import Alignment, Cohesion, Separation
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
+from .behaviors.queueing import Queue
 from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from .behaviors.sight_cone import EvadeSightCone
 from .behaviors.tactics import Hide, Interpose, MatchVelocity
@@ -85,6 +86,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         OffsetPursuit,
         PriorityBlend,
         Pursue,
+        Queue,
         Scan,
         Seek,
         Separation,
@@ -119,8 +121,7 @@ def to_dict(component: SteeringComponent, *, names: Names | None = None) -> dict
         ``{"version": FORMAT_VERSION, "type": ..., ...}``.
 
     Raises:
-        TypeError: ``component`` is not a component or ``names`` is neither a mapping nor
-            a function.
+        TypeError: ``component`` is no component, or ``names`` neither a mapping nor a function.
         TreeDataError: Something in the tree cannot be written (an object with no name, a
             component with undeclared state or a combiner of its own); the message names
             the field.
@@ -151,10 +152,9 @@ def from_dict(
         A new tree; nothing is shared with ``data``.
 
     Raises:
-        TreeDataError: The data is malformed: not a dictionary, another version, an
-            unknown type or field, a missing or bad value, an unknown name, more than
-            ``max_nodes`` components or :data:`MAX_VALUES` values; the message names the
-            field. Nothing is built.
+        TreeDataError: The data is malformed: not a dictionary, another version, an unknown type or
+            field, a missing or bad value, an unknown name, more than ``max_nodes`` components or
+            :data:`MAX_VALUES` values; the message names the field. Nothing is built.
         TypeError: ``resolve`` or ``components`` has the wrong type.
         ValueError: ``max_nodes`` is not a whole number >= 1.
     """

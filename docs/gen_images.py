@@ -51,6 +51,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "follow_leader": ("leader", "follow_leader", 6.0),
     "evade_sight_cone": ("leader", "evade_sight_cone", 1.7),
     "offset_pursuit": ("leader", "formation", 5.0),
+    "queue": ("doorway", "queue", 3.0),
     "face": ("looking", "face", 6.0),
     "scan": ("looking", "scan", 6.0),
     "hide": ("tactics", "hide", 8.0),

@@ -232,6 +232,7 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     ),
     "PriorityBlend": lambda env, **kw: steer.PriorityBlend(steer.AvoidWalls(), steer.Seek(P), **kw),
     "Pursue": lambda env, **kw: steer.Pursue(**{"quarry": env.leader, **kw}),
+    "Queue": lambda env, **kw: steer.Queue(**kw),
     "Seek": lambda env, **kw: steer.Seek(**{"target": P, **kw}),
     "Separation": lambda env, **kw: steer.Separation(**{"radius": 30.0, **kw}),
     "StayOnPath": lambda env, **kw: steer.StayOnPath(**{"path": env.path, **kw}),

@@ -93,6 +93,7 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "MatchVelocity": lambda: steer.MatchVelocity(pick(leader, lambda: (-30.0, 40.0))),
         "OffsetPursuit": lambda: steer.OffsetPursuit(leader, (-20.0, pick(0.0, 15.0))),
         "Pursue": lambda: steer.Pursue(target, max_prediction=small),
+        "Queue": lambda: steer.Queue(among=among, distance=pick(60.0, 1e-9), margin=pick(2.0, 0.0)),
         "Seek": lambda: steer.Seek(target),
         "Separation": lambda: steer.Separation(pick(30.0, 1e-9), among=among),
         "StayOnPath": lambda: steer.StayOnPath(path),

@@ -16,6 +16,7 @@ EXAMPLES = {
     "context_steering": "ContextSteering round dead ends where a weighted blend stays stuck",
     "flocking": "Separation, Alignment, Cohesion, AvoidAgents, and a blended flock",
     "leader": "FollowLeader, EvadeSightCone, OffsetPursuit in formation",
+    "doorway": "Queue: a crowd through a doorway one agent wide",
     "looking": "Face, Scan, LookWhereYouAreGoing: looking apart from the way",
     "tactics": "Hide, Interpose, Containment, MatchVelocity, and line of sight",
     "flow_field": "FlowField and FollowFlowField",
