@@ -89,3 +89,25 @@ def test_squad_keeps_out_of_the_view_of_a_scanning_leader() -> None:
 @pytest.mark.parametrize("looking", ["face", "scan"])
 def test_squad_keeps_out_of_the_view_of_a_leader_that_looks_round_for_a_minute(looking) -> None:
     _check(looking, seconds=60.0, most=0.05)
+
+
+@pytest.mark.parametrize("turn_rate", [0.0, 120.0, -120.0])
+def test_followers_leave_before_a_turning_look_reaches_them(turn_rate) -> None:
+    """The game turns a standing leader's look at ``turn_rate`` degrees per second from east;
+    a follower 45 degrees to the left (outside the 30 degree view and its waiting band) moves
+    off while the view turns towards it, and not while it stands still or turns away."""
+    world = steer.SteeringWorld(seed=0)
+    leader = world.attach(StubSprite(0, 0), steer.Seek((0, 0)))
+    follower = StubSprite(80 * np.cos(np.radians(45)), 80 * np.sin(np.radians(45)))
+    start = follower.position
+    world.attach(follower, steer.EvadeSightCone(leader.sprite, length=120, half_angle=30))
+    for step in range(6):  # the look ends 10 degrees round, the view 5 degrees short of it
+        angle = np.radians(turn_rate * step * DT)
+        leader.look = (float(np.cos(angle)), float(np.sin(angle)))
+        world.update(DT)
+    moved = float(np.hypot(*np.subtract(follower.position, start)))
+    assert world.can_see(leader.sprite, follower.position, 120, 30) is False
+    if turn_rate > 0.0:
+        assert moved > 0.5
+    else:
+        assert moved == 0.0
