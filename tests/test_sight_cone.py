@@ -74,13 +74,13 @@ def _check(looking: str, seconds: float, most: float) -> None:
 
 
 def test_squad_keeps_out_of_the_view_of_a_leader_that_looks_back_at_it() -> None:
-    # 20 s: two 3 s spells of looking back. Measured: 3.2% with the cone, 22.1% without
-    # (60 s: 3.1%, 19.7%; 10.6% with the cone before it followed the turning look).
+    # 20 s: two 3 s spells of looking back. Measured: 2.7% with the cone, 22.1% without
+    # (60 s: 3.3%, 19.7%; 10.6% with the cone before it followed the turning look).
     _check("face", seconds=20.0, most=0.05)
 
 
 def test_squad_keeps_out_of_the_view_of_a_scanning_leader() -> None:
-    # 12 s: three sweeps. Measured: 3.0% with the cone, 17.3% without (60 s: 3.6%, 15.9%;
+    # 12 s: three sweeps. Measured: 3.3% with the cone, 17.3% without (60 s: 3.6%, 15.9%;
     # 15.0% with the cone before it followed the turning look).
     _check("scan", seconds=12.0, most=0.05)
 

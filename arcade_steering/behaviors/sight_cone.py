@@ -44,7 +44,7 @@ ANTICIPATION = 0.25
 
 #: Seconds ahead a turning look is extrapolated (from its turn over the last step): a
 #: follower leaves the part of the view the look is sweeping towards before it gets there.
-LOOK_ANTICIPATION = 0.5
+LOOK_ANTICIPATION = 0.4
 
 #: The most a look is extrapolated to turn, radians: a look that jumps (a game setting it)
 #: is not taken to keep spinning.
@@ -134,12 +134,15 @@ def turned_looks(look: np.ndarray, previous: np.ndarray, dt: float) -> np.ndarra
     return as_points(as_complex(look) * np.exp(1j * ahead))
 
 
-def stop_inward(velocity: np.ndarray, out: np.ndarray, response_time: np.ndarray) -> np.ndarray:
+def stop_inward(
+    velocity: np.ndarray, out: np.ndarray, response_time: np.ndarray, max_force: np.ndarray
+) -> np.ndarray:
     """Forces ``(n, 2)`` that cancel within ``response_time`` ``(n,)`` s the part of each
-    ``velocity`` ``(n, 2)`` (relative to the leader) against its way ``out`` (unit ``(n, 2)``);
-    zero for a follower not heading in."""
+    ``velocity`` ``(n, 2)`` (relative to the leader) against its way ``out`` (unit ``(n, 2)``),
+    at most ``max_force`` ``(n,)`` (also where the product overflows); zero for a follower
+    not heading in."""
     inward = np.minimum(dots(velocity, out), 0.0)
-    return scale_rows(out, -inward / response_time)
+    return scale_rows(out, np.fmin(-inward / response_time, max_force))
 
 
 # -- component -------------------------------------------------------------------------------
@@ -227,7 +230,11 @@ class EvadeSightCone(SteeringComponent):
             rows = np.flatnonzero(near)
             out = escape_directions(offset[rows], ahead[rows], fallback[rows])
             relative = ctx.velocity[rows] - velocity[rows]
-            put_rows(force, rows, stop_inward(relative, out, ctx.response_time[rows]))
+            put_rows(
+                force,
+                rows,
+                stop_inward(relative, out, ctx.response_time[rows], ctx.max_force[rows]),
+            )
         if some(inside):
             rows = np.flatnonzero(inside)
             # Where the follower passes the leader, both keeping their velocities: a follower
