@@ -47,7 +47,7 @@ ANTICIPATION = 0.25
 LOOK_ANTICIPATION = 0.4
 
 #: The most a look is extrapolated to turn, radians: a look that jumps (a game setting it)
-#: is not taken to keep spinning.
+#: is taken a quarter turn further at most, not round and round.
 MAX_TURN_AHEAD = np.pi / 2
 
 #: A band this many px beyond the view's reach and :data:`WAIT_WIDENING` radians beyond its
