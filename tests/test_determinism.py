@@ -28,6 +28,7 @@ from typing import Any
 import arcade
 import numpy as np
 import pytest
+from conftest import short_and_long
 
 import arcade_steering as steer
 from arcade_steering import formations
@@ -497,7 +498,7 @@ print(state)
 """
 
 
-@pytest.mark.parametrize("hash_seed", ["1", "4242"])
+@short_and_long("hash_seed", "4242", "1")
 def test_another_process_with_another_hash_seed_gives_the_same_bits(tmp_path, hash_seed) -> None:
     out = str(tmp_path / "record.npy")
     code = _CHILD.format(tests=str(FilePath(__file__).parent), out=out)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 import save_scene
+from conftest import short_and_long
 
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
@@ -53,26 +54,29 @@ world, names = save_scene.build()
 with open({game!r}) as file:  # the game's own save: where its path was reshaped to
     names["patrol"].points = json.load(file)["patrol"]
 steer.load_world(world, {save!r}, resolve=names, level="scene")
-np.save({out!r}, save_scene.play(world, names, 70, 300))
+np.save({out!r}, save_scene.play(world, names, 70, {updates}))
 """
 
 
-def test_a_save_read_in_another_process_plays_the_next_300_updates_to_the_same_bits(
-    tmp_path: Path,
+@short_and_long("updates", 60, 300)
+def test_a_save_read_in_another_process_plays_the_next_updates_to_the_same_bits(
+    tmp_path: Path, updates: int
 ) -> None:
     world, names, _ = _saved_game()
     save = tmp_path / "slot1.save"
     steer.save_world(world, save, names=names, level="scene")
     game = tmp_path / "game.json"
     game.write_text(json.dumps({"patrol": names["patrol"].points.tolist()}))
-    expected = save_scene.play(world, names, 70, 300)
+    expected = save_scene.play(world, names, 70, updates)
     out = tmp_path / "loaded.npy"
-    script = LOADER.format(tests=str(TESTS), game=str(game), save=str(save), out=str(out))
+    script = LOADER.format(
+        tests=str(TESTS), game=str(game), save=str(save), out=str(out), updates=updates
+    )
     subprocess.run(
         [sys.executable, "-c", script], check=True, cwd=ROOT, timeout=300, capture_output=True
     )
     loaded = np.load(out)
-    assert loaded.shape == expected.shape == (300, 30, 5)
+    assert loaded.shape == expected.shape == (updates, 30, 5)
     np.testing.assert_array_equal(loaded, expected)
 
 
@@ -350,13 +354,14 @@ def _leaves(node: Any, path: tuple = ()) -> list[tuple]:
 ODD_VALUES = [None, True, -1, 0, 2**70, 1e308, -0.5, "", "x", [], [1, 2], {}, {"ref": "mouse"}]
 
 
-def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing() -> None:
+@short_and_long("cases", 60, 300)
+def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing(cases: int) -> None:
     _, _, data = _saved_game()
     document = json.loads(data)
     leaves = _leaves(document)[1:]
     rng = np.random.default_rng(5)
     world, fresh = save_scene.build()
-    for case in range(300):
+    for case in range(cases):
         spoiled = json.loads(data)
         path = leaves[rng.integers(len(leaves))]
         parent = spoiled
