@@ -10,6 +10,7 @@ from typing import Any
 import arcade
 import numpy as np
 import pytest
+from conftest import short_and_long
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import COMPONENTS, furnish, make
@@ -421,35 +422,43 @@ def _fields(tree: Any, trail: tuple = ()) -> list[tuple]:
     return places
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_fuzzed_trees_build_or_are_refused_with_a_tree_data_error(data) -> None:
-    tree = json.loads(json.dumps(data.draw(st.sampled_from(VALID))))
-    for _ in range(data.draw(st.integers(1, 3))):
-        places = _fields(tree)
-        place = data.draw(st.sampled_from(places))
-        value = data.draw(json_values)
-        if not place:
-            tree = value
-            continue
-        holder = tree
-        for key in place[:-1]:
-            holder = holder[key]
-        if data.draw(st.booleans()) and isinstance(holder, dict):
-            holder.pop(place[-1], None)
+@short_and_long("examples", 80, 400)
+def test_fuzzed_trees_build_or_are_refused_with_a_tree_data_error(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def check(data) -> None:
+        tree = json.loads(json.dumps(data.draw(st.sampled_from(VALID))))
+        for _ in range(data.draw(st.integers(1, 3))):
+            places = _fields(tree)
+            place = data.draw(st.sampled_from(places))
+            value = data.draw(json_values)
+            if not place:
+                tree = value
+                continue
+            holder = tree
+            for key in place[:-1]:
+                holder = holder[key]
+            if data.draw(st.booleans()) and isinstance(holder, dict):
+                holder.pop(place[-1], None)
+            else:
+                holder[place[-1]] = value
+        leader = StubSprite(0, 0)
+        try:
+            built = steer.from_dict(tree, resolve={"leader": leader, "squad": [leader]})
+        except steer.TreeDataError as error:
+            assert str(error).startswith("tree")
         else:
-            holder[place[-1]] = value
-    leader = StubSprite(0, 0)
-    try:
-        built = steer.from_dict(tree, resolve={"leader": leader, "squad": [leader]})
-    except steer.TreeDataError as error:
-        assert str(error).startswith("tree")
-    else:
-        assert isinstance(built, steer.SteeringComponent)
+            assert isinstance(built, steer.SteeringComponent)
+
+    check()
 
 
-@settings(max_examples=200, deadline=None)
-@given(value=json_values)
-def test_arbitrary_json_is_refused_with_a_tree_data_error(value) -> None:
-    with pytest.raises(steer.TreeDataError):
-        steer.from_dict(value)
+@short_and_long("examples", 40, 200)
+def test_arbitrary_json_is_refused_with_a_tree_data_error(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(value=json_values)
+    def check(value) -> None:
+        with pytest.raises(steer.TreeDataError):
+            steer.from_dict(value)
+
+    check()
