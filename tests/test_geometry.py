@@ -7,7 +7,6 @@ circles are checked against thin rays on a copy of the world whose shapes are gr
 
 from __future__ import annotations
 
-import doctest
 import math
 import warnings
 
@@ -715,11 +714,6 @@ def test_outputs_are_finite_and_well_formed(examples: int) -> None:
             np.testing.assert_allclose(surface, 0.0, atol=1e-6)
 
     check()
-
-
-def test_module_doctest() -> None:
-    failures, tried = doctest.testmod(geometry)
-    assert tried > 0 and failures == 0
 
 
 def test_geometry_modules_do_not_import_arcade() -> None:
