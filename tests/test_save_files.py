@@ -32,6 +32,12 @@ def _saved_game() -> tuple[steer.SteeringWorld, dict[str, Any], bytes]:
     return world, names, steer.save_world(world, names=names, level="scene")
 
 
+@pytest.fixture(scope="module")
+def saved() -> bytes:
+    """The save of ``_saved_game()``, made once: tests that only read it share it."""
+    return _saved_game()[2]
+
+
 def _state(world: steer.SteeringWorld) -> tuple:
     """What a refused load must leave as it was."""
     snapshot = world.snapshot()
@@ -298,25 +304,27 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing(case: str) -> None:
-    _, _, data = _saved_game()
+def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing(
+    case: str, saved: bytes
+) -> None:
     spoil, message = BAD[case]
     world, fresh = save_scene.build()
     before = _state(world)
     with pytest.raises(steer.SaveFileError, match=message):
-        steer.load_world(world, spoil(data), resolve=fresh)
+        steer.load_world(world, spoil(saved), resolve=fresh)
     assert _state(world) == before
-    steer.load_world(world, data, resolve=fresh)  # the good save still loads
+    steer.load_world(world, saved, resolve=fresh)  # the good save still loads
 
 
-def test_a_save_of_another_level_or_too_large_is_refused_unread(tmp_path: Path) -> None:
-    _, _, data = _saved_game()
+def test_a_save_of_another_level_or_too_large_is_refused_unread(
+    tmp_path: Path, saved: bytes
+) -> None:
     world, fresh = save_scene.build()
     before = _state(world)
     with pytest.raises(steer.SaveFileError, match="a save of another level than 'castle'"):
-        steer.load_world(world, data, resolve=fresh, level="castle")
+        steer.load_world(world, saved, resolve=fresh, level="castle")
     path = tmp_path / "big.save"
-    path.write_bytes(data)
+    path.write_bytes(saved)
     with pytest.raises(steer.SaveFileError, match="larger than 1,000 bytes"):
         steer.load_world(world, path, resolve=fresh, max_bytes=1000)
     with pytest.raises(steer.SaveFileError, match="can't read"):
@@ -324,15 +332,14 @@ def test_a_save_of_another_level_or_too_large_is_refused_unread(tmp_path: Path) 
     assert _state(world) == before
 
 
-def test_a_save_naming_a_sprite_of_another_world_is_refused() -> None:
-    _, _, data = _saved_game()
+def test_a_save_naming_a_sprite_of_another_world_is_refused(saved: bytes) -> None:
     world, fresh = save_scene.build()
     other = steer.SteeringWorld()
     world.detach(fresh["agent-7"])
     other.attach(fresh["agent-7"], steer.Seek((0, 0)))
     before = _state(world)
     with pytest.raises(ValueError, match="attached to another SteeringWorld"):
-        steer.load_world(world, data, resolve=fresh)
+        steer.load_world(world, saved, resolve=fresh)
     assert _state(world) == before
 
 
@@ -355,14 +362,15 @@ ODD_VALUES = [None, True, -1, 0, 2**70, 1e308, -0.5, "", "x", [], [1, 2], {}, {"
 
 
 @short_and_long("cases", 60, 300)
-def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing(cases: int) -> None:
-    _, _, data = _saved_game()
-    document = json.loads(data)
+def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing(
+    cases: int, saved: bytes
+) -> None:
+    document = json.loads(saved)
     leaves = _leaves(document)[1:]
     rng = np.random.default_rng(5)
     world, fresh = save_scene.build()
     for case in range(cases):
-        spoiled = json.loads(data)
+        spoiled = json.loads(saved)
         path = leaves[rng.integers(len(leaves))]
         parent = spoiled
         for key in path[:-1]:
