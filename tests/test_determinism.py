@@ -285,8 +285,9 @@ def move_bait(run: Run, step: int) -> None:
     run.objects["bait"].position = (120.0 * np.cos(angle), 120.0 * np.sin(angle))
 
 
-def test_every_component_family_is_bitwise_deterministic() -> None:
-    record = check_deterministic(build_families, move_bait, family_names(), dt_sequence(120))
+@short_and_long("frames", 50, 120)
+def test_every_component_family_is_bitwise_deterministic(frames: int) -> None:
+    record = check_deterministic(build_families, move_bait, family_names(), dt_sequence(frames))
     assert not np.isnan(record).any()  # every agent attached throughout
     moved = np.hypot(*(record[-1, :, :2] - record[0, :, :2]).T)
     assert (moved > 1.0).mean() > 0.9, "the script hardly moves anything: a weak check"
