@@ -23,8 +23,8 @@ from arcade_steering.tree_data import BUILT_IN
 UPDATES = 300
 
 
-def _run(tree_for, seed: int = 3) -> np.ndarray:
-    """Positions and angles after :data:`UPDATES` updates of six agents steered by
+def _run(tree_for, seed: int = 3, updates: int = UPDATES) -> np.ndarray:
+    """Positions and angles after ``updates`` updates of six agents steered by
     ``tree_for(leader)``, beside walls and an obstacle, with a leader circling."""
     world = steer.SteeringWorld(seed=seed)
     furnish(world)
@@ -34,7 +34,7 @@ def _run(tree_for, seed: int = 3) -> np.ndarray:
     sprites = [StubSprite(-60.0 + 25 * i, -30.0 + 11 * (i % 3)) for i in range(6)]
     for index, sprite in enumerate(sprites):
         world.attach(sprite, tree, max_speed=120, velocity=(10.0 * index, 5.0), radius=6)
-    for _ in range(UPDATES):
+    for _ in range(updates):
         world.update(1 / 60)
     return np.array([(*s.position, s.angle) for s in [leader, *sprites]])
 
@@ -60,8 +60,9 @@ def test_every_public_component_can_be_read_by_name() -> None:
     assert all(BUILT_IN[name] is getattr(steer, name) for name in COMPONENTS)
 
 
+@short_and_long("updates", 100, UPDATES)
 @pytest.mark.parametrize("name", COMPONENTS)
-def test_every_component_steers_the_same_bits_after_a_round_trip(name: str) -> None:
+def test_every_component_steers_the_same_bits_after_a_round_trip(name: str, updates: int) -> None:
     written: dict[str, Any] = {}
 
     def original(leader: Any) -> steer.SteeringComponent:
@@ -73,8 +74,8 @@ def test_every_component_steers_the_same_bits_after_a_round_trip(name: str) -> N
         resolve = {"leader": leader, "squad": [leader], **written["named"]}
         return steer.from_dict(written["data"], resolve=resolve)
 
-    first = _run(original)
-    again = _run(loaded)
+    first = _run(original, updates=updates)
+    again = _run(loaded, updates=updates)
     assert np.array_equal(first, again)
     assert np.isfinite(first).all()
 
