@@ -19,6 +19,18 @@ from arcade_steering.testing import StubSprite
 NATIVE_BUILT = importlib.util.find_spec("arcade_steering._native._kernel") is not None
 
 
+def short_and_long(name: str, short: object, long: object) -> pytest.MarkDecorator:
+    """Parametrize ``name`` with ``short`` in the default run and ``long`` under ``-m slow``.
+
+    A long scenario (more updates, agents or examples) keeps a shorter twin that checks the
+    same thing in the default run; CI runs both.
+    """
+    return pytest.mark.parametrize(
+        name,
+        [pytest.param(short, id="short"), pytest.param(long, id="long", marks=pytest.mark.slow)],
+    )
+
+
 @pytest.fixture(params=["native", "numpy"])
 def both_paths(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run a test once with the native step and once on numpy only (worlds made in it)."""

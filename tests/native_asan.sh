@@ -4,7 +4,8 @@
 #
 # Builds the extension in a scratch copy of the package (the working tree's build is left
 # alone) and runs tests/test_native.py there, or the test files given as arguments;
-# --capture=sys: a sanitizer report, written to the stderr file descriptor, is shown.
+# --capture=sys: a sanitizer report, written to the stderr file descriptor, is shown; -m "":
+# the slow tests too (all the fuzzed worlds).
 # Needs gcc with libasan and libubsan. Usage: sh tests/native_asan.sh [tests/test_x.py ...]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,4 +19,4 @@ ARCADE_STEERING_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -
 [ $# -gt 0 ] || set -- tests/test_native.py
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PYTHONPATH="$scratch" \
-    python -m pytest -n 0 -q -p no:cacheprovider --capture=sys "$@"
+    python -m pytest -n 0 -q -m "" -p no:cacheprovider --capture=sys "$@"

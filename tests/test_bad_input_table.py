@@ -441,6 +441,12 @@ def blend_rows() -> list[Row]:
             TypeError,
             "component",
         ),
+        call(
+            "WeightedBlend((seek,1),(Seek,1))",
+            lambda env: steer.WeightedBlend((seek, 1.0), (steer.Seek, 1.0)),
+            TypeError,
+            "component",
+        ),
         *[
             call(
                 f"WeightedBlend((seek,{_short(w)}))",
@@ -531,6 +537,15 @@ def world_rows() -> list[Row]:
                 ("1/30", TypeError),
                 (None, TypeError),
             )
+        ],
+        *[
+            call(
+                f"SteeringWorld(max_substeps={_short(v)})",
+                lambda env, v=v: steer.SteeringWorld(max_substeps=v),
+                e,
+                "max_substeps",
+            )
+            for v, e in ((0, ValueError), (-1, ValueError), (2.5, TypeError), (True, TypeError))
         ],
         call(
             "SteeringWorld(unknown option)",
@@ -647,7 +662,7 @@ def attach_rows() -> list[Row]:
                 TypeError,
                 "behavior",
             )
-            for b in ("seek", None, steer.Seek, lambda ctx: np.zeros((len(ctx), 2)))
+            for b in ("seek", None, 3, steer.Seek, lambda ctx: np.zeros((len(ctx), 2)))
         ],
         call("attach(unknown option)", lambda env: _attach(env, speed=3.0), TypeError, "speed"),
         call("detach(unknown)", lambda env: env.world.detach(StubSprite()), KeyError, "sprite"),

@@ -85,8 +85,8 @@ def _run(view: GameView, frames: int) -> None:
         view.on_update(1 / 60)
 
 
-def test_the_hud_shows_the_frame_rate_after_120_frames(view: GameView) -> None:
-    for _ in range(120):
+def test_the_hud_shows_the_frame_rate_after_ten_frames(view: GameView) -> None:
+    for _ in range(10):
         frame(view.window)  # as headless runs do: dispatched update and draw
     fps = float(re.search(r"fps (\d+)", view.hud.text)[1])
     assert fps > 0, view.hud.text

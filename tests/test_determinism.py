@@ -28,6 +28,7 @@ from typing import Any
 import arcade
 import numpy as np
 import pytest
+from conftest import short_and_long
 
 import arcade_steering as steer
 from arcade_steering import formations
@@ -284,8 +285,9 @@ def move_bait(run: Run, step: int) -> None:
     run.objects["bait"].position = (120.0 * np.cos(angle), 120.0 * np.sin(angle))
 
 
-def test_every_component_family_is_bitwise_deterministic() -> None:
-    record = check_deterministic(build_families, move_bait, family_names(), dt_sequence(120))
+@short_and_long("frames", 50, 120)
+def test_every_component_family_is_bitwise_deterministic(frames: int) -> None:
+    record = check_deterministic(build_families, move_bait, family_names(), dt_sequence(frames))
     assert not np.isnan(record).any()  # every agent attached throughout
     moved = np.hypot(*(record[-1, :, :2] - record[0, :, :2]).T)
     assert (moved > 1.0).mean() > 0.9, "the script hardly moves anything: a weak check"
@@ -497,7 +499,7 @@ print(state)
 """
 
 
-@pytest.mark.parametrize("hash_seed", ["1", "4242"])
+@short_and_long("hash_seed", "4242", "1")
 def test_another_process_with_another_hash_seed_gives_the_same_bits(tmp_path, hash_seed) -> None:
     out = str(tmp_path / "record.npy")
     code = _CHILD.format(tests=str(FilePath(__file__).parent), out=out)

@@ -1,12 +1,15 @@
-"""The documentation: public names documented and in the API reference, snippets that run,
-pages and links that exist, and a site that builds with ``mkdocs build --strict`` (slow)."""
+"""The documentation: public names documented and in the API reference, doctests and
+snippets that run, pages and links that exist, and a site that builds with ``mkdocs build
+--strict`` (slow)."""
 
 from __future__ import annotations
 
+import doctest
 import html
 import importlib.util
 import inspect
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -40,6 +43,19 @@ _FENCE = re.compile(
 )
 
 
+def _modules_with_doctests() -> list[str]:
+    """The package's modules whose docstrings hold at least one doctest example."""
+    finder = doctest.DocTestFinder()
+    return [
+        info.name
+        for info in pkgutil.walk_packages(steer.__path__, prefix=f"{steer.__name__}.")
+        if any(test.examples for test in finder.find(importlib.import_module(info.name)))
+    ]
+
+
+DOCTEST_MODULES = _modules_with_doctests()
+
+
 def _snippets(page: Path) -> list[tuple[bool, str]]:
     """``(marked to run, code)`` of every Python block of ``page``."""
     return [
@@ -56,6 +72,40 @@ def _api_identifiers() -> set[str]:
 @pytest.mark.parametrize("name", steer.__all__)
 def test_public_name_has_a_docstring(name: str) -> None:
     assert (inspect.getdoc(getattr(steer, name)) or "").strip(), f"{name} has no docstring"
+
+
+def test_all_is_unique_and_holds_the_design_names() -> None:
+    assert len(set(steer.__all__)) == len(steer.__all__)
+    design = {"SteeringWorld", "SteeringAgent", "SteeringComponent", "Seek", "Flee", "Arrive"}
+    design |= {"Pursue", "Evade", "Wander", "WeightedBlend", "PriorityBlend"}
+    assert design <= set(steer.__all__)
+    assert inspect.getdoc(steer.testing.StubSprite)
+    assert inspect.getdoc(steer.testing.steering_force)
+
+
+@pytest.mark.parametrize("name", [n for n in steer.__all__ if inspect.isclass(getattr(steer, n))])
+def test_public_methods_and_properties_have_docstrings(name: str) -> None:
+    cls = getattr(steer, name)
+    missing = [
+        attr
+        for attr, value in vars(cls).items()
+        if not attr.startswith("_")
+        and (inspect.isfunction(value) or isinstance(value, property))
+        and not inspect.getdoc(value)
+    ]
+    assert not missing, f"{name}: undocumented {missing}"
+
+
+def test_the_package_has_doctests_in_its_core_modules() -> None:
+    # Modules are scanned at collection: a new module with doctests is collected by itself.
+    assert {"arcade_steering.geometry", "arcade_steering.world"} <= set(DOCTEST_MODULES)
+
+
+@pytest.mark.parametrize("module_name", DOCTEST_MODULES)
+def test_doctests_pass(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed in {module_name}"
 
 
 @pytest.mark.parametrize("name", steer.__all__)

@@ -7,13 +7,13 @@ circles are checked against thin rays on a copy of the world whose shapes are gr
 
 from __future__ import annotations
 
-import doctest
 import math
 import warnings
 
 import numpy as np
 import pymunk
 import pytest
+from conftest import short_and_long
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -677,43 +677,43 @@ def test_queries_reject_bad_input(call, name: str) -> None:
 coords = st.floats(-50, 50, allow_nan=False).map(lambda v: round(v, 1))  # collisions likely
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    walls=st.lists(st.tuples(coords, coords, coords, coords, st.sampled_from([0, 0, 2, 5]))),
-    circles=st.lists(st.tuples(coords, coords, st.sampled_from([0.5, 3, 10]))),
-    rays=st.lists(st.tuples(coords, coords, coords, coords), min_size=1, max_size=30),
-    inflate=st.sampled_from([0.0, 0.0, 1.0, 4.0]),
-)
-def test_outputs_are_finite_and_well_formed(walls, circles, rays, inflate) -> None:
+@short_and_long("examples", 30, 150)
+def test_outputs_are_finite_and_well_formed(examples: int) -> None:
     """Coincident, on-the-line and zero-length cases never give NaN, inf or bad normals."""
-    space = pymunk.Space()
-    body = space.static_body
-    for ax, ay, bx, by, r in walls:  # the user's own shapes may be zero-length
-        space.add(pymunk.Segment(body, (ax, ay), (bx, by), r))
-    for cx, cy, r in circles:
-        add_obstacle(space, (cx, cy), r)
-    geo = StaticGeometry(space)
-    r = np.array(rays, dtype=float)
-    hits = geo.raycast(r[:, :2], r[:, 2:], inflate)
-    near = geo.nearest(r[:, :2], 30.0)
-    for result in (hits, near):
-        for array in result:
-            assert np.isfinite(array).all()
-    assert ((hits.alpha >= 0) & (hits.alpha <= 1)).all()
-    for result, ok in ((hits, hits.hit), (near, near.found)):
-        np.testing.assert_allclose(np.hypot(*result.normal[ok].T), 1.0)
-        np.testing.assert_array_equal(result.normal[~ok], 0.0)
-        assert ((result.shape >= 0) == ok).all()
-    # The first contact is on the grown surface (or inside, at alpha 0).
-    hit = hits.hit & (hits.alpha > 0)
-    if hit.any():
-        surface = geo.nearest(hits.point[hit], 1e9).distance - inflate
-        np.testing.assert_allclose(surface, 0.0, atol=1e-6)
 
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        walls=st.lists(st.tuples(coords, coords, coords, coords, st.sampled_from([0, 0, 2, 5]))),
+        circles=st.lists(st.tuples(coords, coords, st.sampled_from([0.5, 3, 10]))),
+        rays=st.lists(st.tuples(coords, coords, coords, coords), min_size=1, max_size=30),
+        inflate=st.sampled_from([0.0, 0.0, 1.0, 4.0]),
+    )
+    def check(walls, circles, rays, inflate) -> None:
+        space = pymunk.Space()
+        body = space.static_body
+        for ax, ay, bx, by, r in walls:  # the user's own shapes may be zero-length
+            space.add(pymunk.Segment(body, (ax, ay), (bx, by), r))
+        for cx, cy, r in circles:
+            add_obstacle(space, (cx, cy), r)
+        geo = StaticGeometry(space)
+        r = np.array(rays, dtype=float)
+        hits = geo.raycast(r[:, :2], r[:, 2:], inflate)
+        near = geo.nearest(r[:, :2], 30.0)
+        for result in (hits, near):
+            for array in result:
+                assert np.isfinite(array).all()
+        assert ((hits.alpha >= 0) & (hits.alpha <= 1)).all()
+        for result, ok in ((hits, hits.hit), (near, near.found)):
+            np.testing.assert_allclose(np.hypot(*result.normal[ok].T), 1.0)
+            np.testing.assert_array_equal(result.normal[~ok], 0.0)
+            assert ((result.shape >= 0) == ok).all()
+        # The first contact is on the grown surface (or inside, at alpha 0).
+        hit = hits.hit & (hits.alpha > 0)
+        if hit.any():
+            surface = geo.nearest(hits.point[hit], 1e9).distance - inflate
+            np.testing.assert_allclose(surface, 0.0, atol=1e-6)
 
-def test_module_doctest() -> None:
-    failures, tried = doctest.testmod(geometry)
-    assert tried > 0 and failures == 0
+    check()
 
 
 def test_geometry_modules_do_not_import_arcade() -> None:

@@ -118,7 +118,11 @@ def assert_agree(native: np.ndarray, numpy: np.ndarray) -> None:
     assert error.max() <= RTOL, f"differ by {error.max():.3g} of their scale at {np.argmax(error)}"
 
 
-@pytest.mark.parametrize("seed", range(40))
+#: Fuzzed worlds: ten in the default run, thirty more under ``-m slow`` (and under ASan).
+FUZZ_SEEDS = [*range(10), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(10, 40))]
+
+
+@pytest.mark.parametrize("seed", FUZZ_SEEDS)
 def test_fuzzed_batches_agree_with_numpy(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     native = run_fuzzed(seed, monkeypatch, native=True)
     numpy = run_fuzzed(seed, monkeypatch, native=False)

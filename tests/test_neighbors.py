@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
+from conftest import short_and_long
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -496,28 +495,34 @@ def test_bad_nearest_arguments_raise():
         index.nearest(None, 1, candidates=np.ones(4, dtype=int))
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    positions=hnp.arrays(
-        np.float64,
-        st.tuples(st.integers(0, 40), st.just(2)),
-        elements=st.integers(-40, 40).map(float) | st.floats(-1e6, 1e6),
-    ),
-    k=st.integers(0, 12),
-    radius=st.one_of(st.integers(0, 30).map(float), st.floats(0.0, 1e7), st.just(np.inf)),
-    data=st.data(),
-)
-def test_property_nearest_matches_brute_force(positions, k, radius, data):
-    n = len(positions)
-    index = NeighborIndex(positions)
-    assert_nearest_matches_brute(index, positions, None, k, radius)
-    if n:
-        rows = data.draw(hnp.arrays(np.intp, st.integers(0, 20), elements=st.integers(0, n - 1)))
-        candidates = data.draw(hnp.arrays(np.bool_, n))
-        guess = data.draw(
-            hnp.arrays(np.float64, len(rows), elements=st.floats(0.0, 1e4) | st.just(np.nan))
-        )
-        assert_nearest_matches_brute(index, positions, rows, k, radius, candidates, guess=guess)
+@short_and_long("examples", 40, 200)
+def test_property_nearest_matches_brute_force(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        positions=hnp.arrays(
+            np.float64,
+            st.tuples(st.integers(0, 40), st.just(2)),
+            elements=st.integers(-40, 40).map(float) | st.floats(-1e6, 1e6),
+        ),
+        k=st.integers(0, 12),
+        radius=st.one_of(st.integers(0, 30).map(float), st.floats(0.0, 1e7), st.just(np.inf)),
+        data=st.data(),
+    )
+    def check(positions, k, radius, data) -> None:
+        n = len(positions)
+        index = NeighborIndex(positions)
+        assert_nearest_matches_brute(index, positions, None, k, radius)
+        if n:
+            rows = data.draw(
+                hnp.arrays(np.intp, st.integers(0, 20), elements=st.integers(0, n - 1))
+            )
+            candidates = data.draw(hnp.arrays(np.bool_, n))
+            guess = data.draw(
+                hnp.arrays(np.float64, len(rows), elements=st.floats(0.0, 1e4) | st.just(np.nan))
+            )
+            assert_nearest_matches_brute(index, positions, rows, k, radius, candidates, guess=guess)
+
+    check()
 
 
 # --------------------------------------------------------------------------- reductions
@@ -660,34 +665,39 @@ def test_agents_whose_squared_distance_underflows_are_coincident_neighbours():
     assert_matches_brute(NeighborIndex(positions), positions, None, 0.0)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    positions=hnp.arrays(
-        np.float64, st.tuples(st.integers(0, 40), st.just(2)), elements=coordinates
-    ),
-    radius=st.one_of(st.integers(0, 30).map(float), st.floats(0.0, 1e7), st.just(np.inf)),
-    cell_size=st.one_of(st.none(), st.floats(0.01, 200.0)),
-    data=st.data(),
-)
-def test_property_matches_brute_force(positions, radius, cell_size, data):
-    n = len(positions)
-    index = NeighborIndex(positions, cell_size)
-    assert_matches_brute(index, positions, None, radius)
-    if n:
-        rows = data.draw(hnp.arrays(np.intp, st.integers(0, 20), elements=st.integers(0, n - 1)))
-        radii = data.draw(
-            hnp.arrays(np.float64, len(rows), elements=st.floats(0.0, 100.0) | st.just(np.inf))
-        )
-        candidates = data.draw(hnp.arrays(np.bool_, n))
-        pairs = assert_matches_brute(index, positions, rows, radii, candidates)
-        assert np.all(pairs.count() <= candidates.sum())
+@short_and_long("examples", 60, 300)
+def test_property_matches_brute_force(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        positions=hnp.arrays(
+            np.float64, st.tuples(st.integers(0, 40), st.just(2)), elements=coordinates
+        ),
+        radius=st.one_of(st.integers(0, 30).map(float), st.floats(0.0, 1e7), st.just(np.inf)),
+        cell_size=st.one_of(st.none(), st.floats(0.01, 200.0)),
+        data=st.data(),
+    )
+    def check(positions, radius, cell_size, data) -> None:
+        n = len(positions)
+        index = NeighborIndex(positions, cell_size)
+        assert_matches_brute(index, positions, None, radius)
+        if n:
+            rows = data.draw(
+                hnp.arrays(np.intp, st.integers(0, 20), elements=st.integers(0, n - 1))
+            )
+            radii = data.draw(
+                hnp.arrays(np.float64, len(rows), elements=st.floats(0.0, 100.0) | st.just(np.inf))
+            )
+            candidates = data.draw(hnp.arrays(np.bool_, n))
+            pairs = assert_matches_brute(index, positions, rows, radii, candidates)
+            assert np.all(pairs.count() <= candidates.sum())
+
+    check()
 
 
 # --------------------------------------------------------------------------- docs
 
 
-def test_doctests_and_docstrings():
-    assert doctest.testmod(index_module).failed == 0
+def test_docstrings():
     for name in neighbors.__all__:
         assert getattr(neighbors, name).__doc__
     for name in ("count", "sum", "mean", "argmin", "select", "within_fov"):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 import save_scene
+from conftest import short_and_long
 
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
@@ -29,6 +30,12 @@ def _saved_game() -> tuple[steer.SteeringWorld, dict[str, Any], bytes]:
     save_scene.churn(world, names)
     save_scene.play(world, names, 40, 30)
     return world, names, steer.save_world(world, names=names, level="scene")
+
+
+@pytest.fixture(scope="module")
+def saved() -> bytes:
+    """The save of ``_saved_game()``, made once: tests that only read it share it."""
+    return _saved_game()[2]
 
 
 def _state(world: steer.SteeringWorld) -> tuple:
@@ -53,26 +60,29 @@ world, names = save_scene.build()
 with open({game!r}) as file:  # the game's own save: where its path was reshaped to
     names["patrol"].points = json.load(file)["patrol"]
 steer.load_world(world, {save!r}, resolve=names, level="scene")
-np.save({out!r}, save_scene.play(world, names, 70, 300))
+np.save({out!r}, save_scene.play(world, names, 70, {updates}))
 """
 
 
-def test_a_save_read_in_another_process_plays_the_next_300_updates_to_the_same_bits(
-    tmp_path: Path,
+@short_and_long("updates", 60, 300)
+def test_a_save_read_in_another_process_plays_the_next_updates_to_the_same_bits(
+    tmp_path: Path, updates: int
 ) -> None:
     world, names, _ = _saved_game()
     save = tmp_path / "slot1.save"
     steer.save_world(world, save, names=names, level="scene")
     game = tmp_path / "game.json"
     game.write_text(json.dumps({"patrol": names["patrol"].points.tolist()}))
-    expected = save_scene.play(world, names, 70, 300)
+    expected = save_scene.play(world, names, 70, updates)
     out = tmp_path / "loaded.npy"
-    script = LOADER.format(tests=str(TESTS), game=str(game), save=str(save), out=str(out))
+    script = LOADER.format(
+        tests=str(TESTS), game=str(game), save=str(save), out=str(out), updates=updates
+    )
     subprocess.run(
         [sys.executable, "-c", script], check=True, cwd=ROOT, timeout=300, capture_output=True
     )
     loaded = np.load(out)
-    assert loaded.shape == expected.shape == (300, 30, 5)
+    assert loaded.shape == expected.shape == (updates, 30, 5)
     np.testing.assert_array_equal(loaded, expected)
 
 
@@ -294,25 +304,27 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing(case: str) -> None:
-    _, _, data = _saved_game()
+def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing(
+    case: str, saved: bytes
+) -> None:
     spoil, message = BAD[case]
     world, fresh = save_scene.build()
     before = _state(world)
     with pytest.raises(steer.SaveFileError, match=message):
-        steer.load_world(world, spoil(data), resolve=fresh)
+        steer.load_world(world, spoil(saved), resolve=fresh)
     assert _state(world) == before
-    steer.load_world(world, data, resolve=fresh)  # the good save still loads
+    steer.load_world(world, saved, resolve=fresh)  # the good save still loads
 
 
-def test_a_save_of_another_level_or_too_large_is_refused_unread(tmp_path: Path) -> None:
-    _, _, data = _saved_game()
+def test_a_save_of_another_level_or_too_large_is_refused_unread(
+    tmp_path: Path, saved: bytes
+) -> None:
     world, fresh = save_scene.build()
     before = _state(world)
     with pytest.raises(steer.SaveFileError, match="a save of another level than 'castle'"):
-        steer.load_world(world, data, resolve=fresh, level="castle")
+        steer.load_world(world, saved, resolve=fresh, level="castle")
     path = tmp_path / "big.save"
-    path.write_bytes(data)
+    path.write_bytes(saved)
     with pytest.raises(steer.SaveFileError, match="larger than 1,000 bytes"):
         steer.load_world(world, path, resolve=fresh, max_bytes=1000)
     with pytest.raises(steer.SaveFileError, match="can't read"):
@@ -320,15 +332,14 @@ def test_a_save_of_another_level_or_too_large_is_refused_unread(tmp_path: Path) 
     assert _state(world) == before
 
 
-def test_a_save_naming_a_sprite_of_another_world_is_refused() -> None:
-    _, _, data = _saved_game()
+def test_a_save_naming_a_sprite_of_another_world_is_refused(saved: bytes) -> None:
     world, fresh = save_scene.build()
     other = steer.SteeringWorld()
     world.detach(fresh["agent-7"])
     other.attach(fresh["agent-7"], steer.Seek((0, 0)))
     before = _state(world)
     with pytest.raises(ValueError, match="attached to another SteeringWorld"):
-        steer.load_world(world, data, resolve=fresh)
+        steer.load_world(world, saved, resolve=fresh)
     assert _state(world) == before
 
 
@@ -350,14 +361,16 @@ def _leaves(node: Any, path: tuple = ()) -> list[tuple]:
 ODD_VALUES = [None, True, -1, 0, 2**70, 1e308, -0.5, "", "x", [], [1, 2], {}, {"ref": "mouse"}]
 
 
-def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing() -> None:
-    _, _, data = _saved_game()
-    document = json.loads(data)
+@short_and_long("cases", 60, 300)
+def test_fuzzed_saves_load_or_raise_save_file_error_and_change_nothing(
+    cases: int, saved: bytes
+) -> None:
+    document = json.loads(saved)
     leaves = _leaves(document)[1:]
     rng = np.random.default_rng(5)
     world, fresh = save_scene.build()
-    for case in range(300):
-        spoiled = json.loads(data)
+    for case in range(cases):
+        spoiled = json.loads(saved)
         path = leaves[rng.integers(len(leaves))]
         parent = spoiled
         for key in path[:-1]:

@@ -10,6 +10,7 @@ from typing import Any
 import arcade
 import numpy as np
 import pytest
+from conftest import short_and_long
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import COMPONENTS, furnish, make
@@ -22,8 +23,8 @@ from arcade_steering.tree_data import BUILT_IN
 UPDATES = 300
 
 
-def _run(tree_for, seed: int = 3) -> np.ndarray:
-    """Positions and angles after :data:`UPDATES` updates of six agents steered by
+def _run(tree_for, seed: int = 3, updates: int = UPDATES) -> np.ndarray:
+    """Positions and angles after ``updates`` updates of six agents steered by
     ``tree_for(leader)``, beside walls and an obstacle, with a leader circling."""
     world = steer.SteeringWorld(seed=seed)
     furnish(world)
@@ -33,7 +34,7 @@ def _run(tree_for, seed: int = 3) -> np.ndarray:
     sprites = [StubSprite(-60.0 + 25 * i, -30.0 + 11 * (i % 3)) for i in range(6)]
     for index, sprite in enumerate(sprites):
         world.attach(sprite, tree, max_speed=120, velocity=(10.0 * index, 5.0), radius=6)
-    for _ in range(UPDATES):
+    for _ in range(updates):
         world.update(1 / 60)
     return np.array([(*s.position, s.angle) for s in [leader, *sprites]])
 
@@ -59,8 +60,9 @@ def test_every_public_component_can_be_read_by_name() -> None:
     assert all(BUILT_IN[name] is getattr(steer, name) for name in COMPONENTS)
 
 
+@short_and_long("updates", 100, UPDATES)
 @pytest.mark.parametrize("name", COMPONENTS)
-def test_every_component_steers_the_same_bits_after_a_round_trip(name: str) -> None:
+def test_every_component_steers_the_same_bits_after_a_round_trip(name: str, updates: int) -> None:
     written: dict[str, Any] = {}
 
     def original(leader: Any) -> steer.SteeringComponent:
@@ -72,8 +74,8 @@ def test_every_component_steers_the_same_bits_after_a_round_trip(name: str) -> N
         resolve = {"leader": leader, "squad": [leader], **written["named"]}
         return steer.from_dict(written["data"], resolve=resolve)
 
-    first = _run(original)
-    again = _run(loaded)
+    first = _run(original, updates=updates)
+    again = _run(loaded, updates=updates)
     assert np.array_equal(first, again)
     assert np.isfinite(first).all()
 
@@ -421,35 +423,43 @@ def _fields(tree: Any, trail: tuple = ()) -> list[tuple]:
     return places
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_fuzzed_trees_build_or_are_refused_with_a_tree_data_error(data) -> None:
-    tree = json.loads(json.dumps(data.draw(st.sampled_from(VALID))))
-    for _ in range(data.draw(st.integers(1, 3))):
-        places = _fields(tree)
-        place = data.draw(st.sampled_from(places))
-        value = data.draw(json_values)
-        if not place:
-            tree = value
-            continue
-        holder = tree
-        for key in place[:-1]:
-            holder = holder[key]
-        if data.draw(st.booleans()) and isinstance(holder, dict):
-            holder.pop(place[-1], None)
+@short_and_long("examples", 80, 400)
+def test_fuzzed_trees_build_or_are_refused_with_a_tree_data_error(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def check(data) -> None:
+        tree = json.loads(json.dumps(data.draw(st.sampled_from(VALID))))
+        for _ in range(data.draw(st.integers(1, 3))):
+            places = _fields(tree)
+            place = data.draw(st.sampled_from(places))
+            value = data.draw(json_values)
+            if not place:
+                tree = value
+                continue
+            holder = tree
+            for key in place[:-1]:
+                holder = holder[key]
+            if data.draw(st.booleans()) and isinstance(holder, dict):
+                holder.pop(place[-1], None)
+            else:
+                holder[place[-1]] = value
+        leader = StubSprite(0, 0)
+        try:
+            built = steer.from_dict(tree, resolve={"leader": leader, "squad": [leader]})
+        except steer.TreeDataError as error:
+            assert str(error).startswith("tree")
         else:
-            holder[place[-1]] = value
-    leader = StubSprite(0, 0)
-    try:
-        built = steer.from_dict(tree, resolve={"leader": leader, "squad": [leader]})
-    except steer.TreeDataError as error:
-        assert str(error).startswith("tree")
-    else:
-        assert isinstance(built, steer.SteeringComponent)
+            assert isinstance(built, steer.SteeringComponent)
+
+    check()
 
 
-@settings(max_examples=200, deadline=None)
-@given(value=json_values)
-def test_arbitrary_json_is_refused_with_a_tree_data_error(value) -> None:
-    with pytest.raises(steer.TreeDataError):
-        steer.from_dict(value)
+@short_and_long("examples", 40, 200)
+def test_arbitrary_json_is_refused_with_a_tree_data_error(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(value=json_values)
+    def check(value) -> None:
+        with pytest.raises(steer.TreeDataError):
+            steer.from_dict(value)
+
+    check()

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import short_and_long
 
 import arcade_steering as steer
 from arcade_steering.testing import StubSprite
@@ -92,9 +93,10 @@ def test_a_sprite_whose_last_holder_was_another_agents_behaviour_is_dropped_too(
     assert len(world) == 0
 
 
-def test_churn_of_hunters_and_prey_leaves_no_dead_agent() -> None:
+@short_and_long("waves", 5, 50)
+def test_churn_of_hunters_and_prey_leaves_no_dead_agent(waves: int) -> None:
     world = steer.SteeringWorld(seed=0)
-    for wave in range(50):
+    for wave in range(waves):
         pairs = [(StubSprite(i, wave), StubSprite(i + 40, wave)) for i in range(10)]
         for hunter, prey in pairs:
             world.attach(hunter, steer.FollowLeader(prey))
