@@ -10,7 +10,7 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
                  max_speed=160, max_force=400)
 """
 
-from . import formations, params, testing
+from . import formations, params, slots, testing
 from ._arcade.sprite_walls import SpriteWalls
 from ._core.component import SteeringComponent
 from ._core.context import SteeringContext
@@ -94,6 +94,7 @@ __all__ = [
     "load_world",
     "params",
     "save_world",
+    "slots",
     "testing",
     "to_dict",
 ]

@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"behaviors", "combine", "params", "_native"},
     {"agent", "world", "world_shapes"},
-    {"testing", "formations", "tree_data", "replay", "saves"},
+    {"testing", "formations", "slots", "tree_data", "replay", "saves"},
     {"tiled"},
     {"examples", "demo", "__init__", "__main__"},
 ]

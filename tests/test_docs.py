@@ -28,6 +28,7 @@ PAGES = sorted(DOCS.glob("*.md"))
 #: Public modules whose members the reference documents (besides ``arcade_steering`` itself).
 PUBLIC_MODULES = (
     "arcade_steering.formations",
+    "arcade_steering.slots",
     "arcade_steering.testing",
     "arcade_steering.tiled",
     "arcade_steering.debug",
