@@ -24,6 +24,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import group, param
+from .._core.registry import Arguments, built_in
 from .._util.masks import every
 from .._util.vec import (
     normalize,
@@ -162,6 +163,7 @@ def sidestep_directions(
 # -- component -------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments())
 class AvoidAgents(SteeringComponent):
     """Steer clear of other agents about to collide with this one (predictive).
 

@@ -15,6 +15,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import group, param
+from .._core.registry import Arguments, built_in
 from .._util.masks import every, some
 from .._util.validate import check_points, check_real
 from .._util.vec import normalize, scale_rows
@@ -105,6 +106,7 @@ def check_region(name: str, value: Any) -> Region:
     return Region(points)
 
 
+@built_in(lambda the: Arguments(region=[(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)]))
 class Containment(SteeringComponent):
     """Stay inside a region: a rectangle or a polygon, convex or not (OpenSteer's containment).
 

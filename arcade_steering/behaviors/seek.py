@@ -11,6 +11,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import param, target
+from .._core.registry import Arguments, built_in
 from .._core.targets import TargetLike
 from .._util.vec import (
     as_points,
@@ -125,6 +126,7 @@ def evade_velocity(
 # -- components ------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(target=the.point))
 class Seek(SteeringComponent):
     """Steer at full speed towards a target.
 
@@ -144,6 +146,7 @@ class Seek(SteeringComponent):
         return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(target=the.point, panic_distance=80.0))
 class Flee(SteeringComponent):
     """Steer at full speed away from a target, only within ``panic_distance`` of it.
 
@@ -172,6 +175,7 @@ class Flee(SteeringComponent):
         return targets.silence(force)
 
 
+@built_in(lambda the: Arguments(target=the.point))
 class Arrive(SteeringComponent):
     """Steer towards a target and brake to a stop on it, never coasting past it.
 
@@ -204,6 +208,7 @@ class Arrive(SteeringComponent):
         return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(quarry=the.leader))
 class Pursue(SteeringComponent):
     """Seek where a moving quarry will be, predicting from its velocity.
 
@@ -231,6 +236,7 @@ class Pursue(SteeringComponent):
         return quarry.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(threat=the.leader))
 class Evade(SteeringComponent):
     """Flee from where a moving threat will be; silent beyond ``threat_range``.
 

@@ -17,6 +17,7 @@ from .._core.component import SteeringComponent
 from .._core.context import SteeringContext, Targets
 from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
+from .._core.registry import Arguments, built_in
 from .._core.targets import TargetLike
 from .._util.masks import some
 from .._util.vec import (
@@ -102,6 +103,7 @@ def anticipated_headings(
 # -- component -------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(leader=the.leader))
 class EvadeSightCone(SteeringComponent):
     """Leave the leader's view: the sector ``length`` px deep, ``half_angle`` degrees each side.
 

@@ -7,6 +7,7 @@ import numpy as np
 from .._core.component import SteeringComponent
 from .._core.context import SteeringContext
 from .._core.params import param
+from .._core.registry import Arguments, built_in
 from .._util.vec import perpendicular, scale_rows
 from ..debug import TARGET_COLOR
 from .seek import seek_velocity, velocity_force
@@ -25,6 +26,7 @@ def wander_targets(
     return position + scale_rows(heading, distance) + scale_rows(forward, radius)
 
 
+@built_in(lambda the: Arguments())
 class Wander(SteeringComponent):
     """Stroll about: seek a point that drifts randomly on a circle ahead of the agent.
 
