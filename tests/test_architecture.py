@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "arcade_steering"
 LAYERS: list[set[str]] = [
     {"_util"},
     {"geometry", "neighbors", "path", "flowfield", "debug"},
-    {"_arcade"},
+    {"_arcade", "solid"},
     {"_core"},
     {"behaviors", "combine", "params", "_native"},
     {"agent", "world", "world_shapes"},

@@ -17,10 +17,10 @@ from .._util.vec import (
     scale_rows,
     truncate,
 )
+from ..solid.keep_out import keep_out
 from .batches import Batch
 from .context import evaluate, evaluate_turn
 from .frame import BatchFrame, StepFrame
-from .solid import keep_out
 
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
