@@ -12,8 +12,6 @@ Attach a behaviour to a sprite, call ``world.update(delta_time)`` from ``on_upda
 
 from . import formations, params, testing
 from ._arcade.sprite_walls import SpriteWalls
-from ._core.component import Combiner, SteeringComponent
-from ._core.context import SteeringContext
 from ._core.snapshot import WorldSnapshot
 from ._native.report import NativeBatch, NativeReport
 from .agent import SteeringAgent
@@ -55,6 +53,8 @@ from .behaviors.wander import Wander as Wander
 from .behaviors.waypoints import FollowWaypoints as FollowWaypoints
 from .combine import PriorityBlend as PriorityBlend
 from .combine import WeightedBlend as WeightedBlend
+from .component.base import Combiner, SteeringComponent
+from .component.context import SteeringContext
 from .flowfield import FlowField
 from .path import Path
 from .replay import Replay, ReplayFrame, ReplayMismatchError

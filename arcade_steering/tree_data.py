@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ._core.component import Combiner, SteeringComponent
-from ._core.params import REQUIRED, TargetParam
 from ._util.validate import check_count
 from .behaviors import built_in_components
 from .behaviors.containment import Region
+from .component.base import Combiner, SteeringComponent
+from .component.params import REQUIRED, TargetParam
 from .path import Path
 
 __all__ = ["FORMAT_VERSION", "MAX_NODES", "TreeDataError", "from_dict", "to_dict"]

@@ -2,7 +2,7 @@
 
 The agents' state lives in an :class:`~arcade_steering._core.agents.AgentTable`; each update
 reads what the game moved (:mod:`~arcade_steering._core.sync`), steps every batch and the
-integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back.
+integrator (:mod:`~arcade_steering.component.integrate`) and writes the sprites back.
 """
 
 from __future__ import annotations
@@ -17,10 +17,7 @@ import numpy as np
 from ._arcade.physics import check_engine, world_space
 from ._core.agents import AgentTable
 from ._core.attach import AttachOptions
-from ._core.component import SteeringComponent, check_component
-from ._core.frame import StepFrame
 from ._core.guard import NotCopyable, UpdateGuard
-from ._core.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
 from ._core.owners import check_free
@@ -30,6 +27,9 @@ from ._native.report import NativeReport
 from ._native.stepper import NativeStep
 from ._util.validate import check_bool, check_count, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
+from .component.base import SteeringComponent, check_component
+from .component.frame import StepFrame
+from .component.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from .debug import DebugRecorder, draw_world
 from .world_shapes import WorldShapes
 

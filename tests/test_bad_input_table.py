@@ -27,7 +27,14 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering import formations, tiled
-from arcade_steering._core.params import (
+from arcade_steering._util.validate import check_point
+from arcade_steering.behaviors.containment import check_region
+from arcade_steering.behaviors.flow import check_field
+from arcade_steering.behaviors.group import check_among
+from arcade_steering.behaviors.paths import check_direction, check_path
+from arcade_steering.behaviors.tactics import check_cover
+from arcade_steering.behaviors.waypoints import check_waypoints
+from arcade_steering.component.params import (
     ChoiceParam,
     FlagParam,
     GroupParam,
@@ -36,14 +43,7 @@ from arcade_steering._core.params import (
     PointParam,
     TargetParam,
 )
-from arcade_steering._core.registry import Things, example
-from arcade_steering._util.validate import check_point
-from arcade_steering.behaviors.containment import check_region
-from arcade_steering.behaviors.flow import check_field
-from arcade_steering.behaviors.group import check_among
-from arcade_steering.behaviors.paths import check_direction, check_path
-from arcade_steering.behaviors.tactics import check_cover
-from arcade_steering.behaviors.waypoints import check_waypoints
+from arcade_steering.component.registry import Things, example
 from arcade_steering.testing import (
     StubSprite,
     batch_forces,

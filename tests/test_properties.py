@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import arcade_steering as steer
 from arcade_steering._core.batches import Batch
-from arcade_steering._core.context import evaluate
-from arcade_steering._core.frame import BatchFrame
-from arcade_steering._core.registry import Things, example
+from arcade_steering.component.context import evaluate
+from arcade_steering.component.frame import BatchFrame
+from arcade_steering.component.registry import Things, example
 from arcade_steering.testing import StubSprite
 from arcade_steering.tree_data import BUILT_IN
 

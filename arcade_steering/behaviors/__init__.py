@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .._core.component import SteeringComponent
-from .._core.registry import BUILT_IN
+from ..component.base import SteeringComponent
+from ..component.registry import BUILT_IN
 
 __all__ = ["built_in_components"]
 

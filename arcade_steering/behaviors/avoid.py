@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param
-from .._core.registry import Arguments, built_in
 from .._util.masks import some
 from .._util.vec import as_complex, as_points
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param
+from ..component.registry import Arguments, built_in
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
 from ..geometry._kernels import first_min
 from ._avoid_kernels import (

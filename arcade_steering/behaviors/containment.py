@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
-from .._core.registry import Arguments, built_in
 from .._util.masks import every, some
 from .._util.validate import check_points, check_real
 from .._util.vec import normalize, scale_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..geometry import WORLD_BOUND, StaticGeometry
 from ._avoid_kernels import look_ahead
 from .avoid import feel_walls

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
-from .._core.registry import Arguments, built_in
 from .._util.vec import lengths, normalize, scale_rows, where_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_TUBE_COLOR, TARGET_COLOR, DebugRecorder
 from ..flowfield import FlowField
 from .seek import arrive_velocity, velocity_force

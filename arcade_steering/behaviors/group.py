@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import flag, group, param
-from .._core.registry import Arguments, built_in
 from .._util.masks import every, some
 from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import flag, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
 from ..neighbors import NeighborPairs
 from .seek import velocity_force

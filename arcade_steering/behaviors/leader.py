@@ -20,11 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext, Targets
-from .._core.params import param, point, target
-from .._core.registry import Arguments, built_in
-from .._core.targets import TargetLike
 from .._util.masks import every, some
 from .._util.vec import (
     MIN_LENGTH,
@@ -41,6 +36,11 @@ from .._util.vec import (
     unit_complex,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext, Targets
+from ..component.params import param, point, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 from .seek import arrive_velocity, velocity_force
 

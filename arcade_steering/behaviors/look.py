@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param, target
-from .._core.registry import Arguments, built_in
-from .._core.targets import TargetLike
 from .._util.validate import LIMIT
 from .._util.vec import as_complex, as_points
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 
 __all__ = ["Face", "LookWhereYouAreGoing", "Scan", "turn_towards"]
 

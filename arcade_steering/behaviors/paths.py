@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
 from .._core.gather import Groups
-from .._core.params import choice, flag, group, param
-from .._core.registry import Arguments, built_in
 from .._util.masks import some
 from .._util.vec import perpendicular, put_rows, scale_rows, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import choice, flag, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
 from ..path.pack import PathPack, pack_of, path_key

@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param, target
-from .._core.registry import Arguments, built_in
-from .._core.targets import TargetLike
 from .._util.vec import (
     as_points,
     divide_rows,
@@ -23,6 +18,11 @@ from .._util.vec import (
     unit_complex,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 
 # -- kernels ---------------------------------------------------------------------------------

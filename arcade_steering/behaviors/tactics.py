@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param, target
-from .._core.registry import Arguments, built_in
-from .._core.targets import TargetLike
 from .._util.masks import some
 from .._util.vec import as_complex, as_points, lengths, scale_rows, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 from ..geometry import KIND_OBSTACLE
 from ..geometry._kernels import first_min

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param
-from .._core.registry import Arguments, built_in
 from .._util.vec import perpendicular, scale_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param
+from ..component.registry import Arguments, built_in
 from ..debug import TARGET_COLOR
 from .seek import seek_velocity, velocity_force
 

@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import choice, group, param
-from .._core.registry import Arguments, built_in
 from .._util.masks import some
 from .._util.validate import check_array
 from .._util.vec import lengths
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import choice, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_COLOR, TARGET_COLOR
 from ..path import Path
 from .seek import arrive_velocity, seek_velocity, velocity_force

@@ -9,17 +9,17 @@ from typing import Any
 import numpy as np
 
 from .._core.batches import BatchNode
-from .._core.component import Combiner, SteeringComponent, check_component
-from .._core.context import SteeringContext
 from .._core.gather import gather_array
-from .._core.params import Param, param
-from .._core.registry import Arguments, built_in
 from .._util.masks import some
 from .._util.validate import check_real
 from .._util.vec import lengths, truncate, where_rows
 from ..behaviors.avoid import AvoidWalls
 from ..behaviors.group import Separation
 from ..behaviors.seek import Seek
+from ..component.base import Combiner, SteeringComponent, check_component
+from ..component.context import SteeringContext
+from ..component.params import Param, param
+from ..component.registry import Arguments, built_in
 
 
 class _Weights(Param):

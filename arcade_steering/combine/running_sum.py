@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import Combiner, SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param
-from .._core.registry import Arguments, built_in
 from .._util.vec import lengths, scale_rows
 from ..behaviors.avoid import AvoidWalls
 from ..behaviors.group import Separation
 from ..behaviors.seek import Seek
+from ..component.base import Combiner, SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param
+from ..component.registry import Arguments, built_in
 
 
 @built_in(lambda the: Arguments(AvoidWalls(), Separation(30.0), Seek(the.point), budget=300.0))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .component import SteeringComponent
+from .base import SteeringComponent
 
 __all__ = ["BUILT_IN", "Arguments", "Things", "built_in", "example"]
 

@@ -7,6 +7,7 @@ import weakref
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._core.tree import Listener
 from .params import (
     Param,
     choice,
@@ -18,7 +19,6 @@ from .params import (
     point,
     target,
 )
-from .tree import Listener
 
 __all__ = ["Combiner", "SteeringComponent", "check_component"]
 
