@@ -20,9 +20,11 @@ def expand(markdown: str) -> str:
     from arcade_steering.tree_data import BUILT_IN
 
     placed = set(re.findall(r"^::: *arcade_steering\.(\w+)", markdown, re.M))
+    # By the module that defines it: the docs tool reads the source, not the package's
+    # exports made at import.
     entries = "".join(
-        f"::: arcade_steering.{name}\n    options:\n      heading_level: 4\n\n"
-        for name in BUILT_IN
+        f"::: {cls.__module__}.{name}\n    options:\n      heading_level: 4\n\n"
+        for name, cls in BUILT_IN.items()
         if name not in placed
     )
     return markdown.replace(MARK, entries)
