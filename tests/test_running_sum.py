@@ -104,5 +104,8 @@ def test_it_runs_on_numpy_and_says_so() -> None:
     world = steer.SteeringWorld()
     ship = StubSprite()  # the world holds sprites weakly: keep it
     world.attach(ship, steer.RunningSum(steer.Seek((10.0, 0.0))))
-    batch = world.native_report().batches[0]
-    assert not batch.native and "RunningSum" in batch.reason
+    report = world.native_report()
+    batch = report.batches[0]
+    assert not batch.native
+    if report.native:  # the extension is there: the batch says what keeps it on numpy
+        assert "RunningSum" in batch.reason
