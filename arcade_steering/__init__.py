@@ -19,6 +19,7 @@ from .behaviors.avoid import AvoidObstacles as AvoidObstacles
 from .behaviors.avoid import AvoidWalls as AvoidWalls
 from .behaviors.avoid_agents import AvoidAgents as AvoidAgents
 from .behaviors.containment import Containment as Containment
+from .behaviors.context_steering import ContextSteering as ContextSteering
 from .behaviors.flow import FollowFlowField as FollowFlowField
 from .behaviors.group import Alignment as Alignment
 from .behaviors.group import Cohesion as Cohesion
@@ -30,6 +31,7 @@ from .behaviors.look import LookWhereYouAreGoing as LookWhereYouAreGoing
 from .behaviors.look import Scan as Scan
 from .behaviors.paths import FollowPath as FollowPath
 from .behaviors.paths import StayOnPath as StayOnPath
+from .behaviors.queueing import Queue as Queue
 from .behaviors.seek import (
     Arrive as Arrive,
 )

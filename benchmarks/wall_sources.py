@@ -11,9 +11,12 @@ Times, as the median of ``--rounds`` rounds:
   seeking across the tiles of the soak level of ``tests/test_wall_sources_soak.py``, with the
   walls merged or raw; and the wall rows each gives the geometry.
 
+``--check`` exits 1 when a figure is over its budget in :data:`BUDGETS`.
+
 Usage::
 
     python benchmarks/wall_sources.py
+    python benchmarks/wall_sources.py --rounds 3 --check
     python benchmarks/wall_sources.py --tiles 4000 --agents 500 --rounds 3
 """
 
@@ -41,6 +44,9 @@ sys.path.insert(0, os.fspath(Path(__file__).resolve().parents[1] / "tests"))
 import test_wall_sources_soak as soak
 
 TILE = 32
+#: Milliseconds a figure may take (issue 36): the merged outline of 1,000 tiles, and the
+#: rebuild after one wall sprite leaves its lists.
+BUDGETS = {"outline_ms": 50.0, "knock_down_ms": 2.0}
 
 
 def _median(rounds: int, run: Callable[[], float]) -> float:
@@ -84,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiles", type=int, default=1000)
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--check", action="store_true", help="exit 1 when a budget is over")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     side = int(np.ceil(np.sqrt(args.tiles * 3.6)))
@@ -115,7 +122,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         figures[f"wall_rows_{name}"] = len(world.geometry)
     print(json.dumps({key: round(value, 3) for key, value in figures.items()}))
-    return 0
+    over = [
+        f"{key}: {figures[key]:.2f} > {budget}"
+        for key, budget in BUDGETS.items()
+        if figures[key] > budget
+    ]
+    for line in over:
+        print("over budget:", line, file=sys.stderr)
+    return 1 if args.check and over else 0
 
 
 if __name__ == "__main__":

@@ -401,6 +401,7 @@ GROUP = {
     "Alignment": lambda leader: steer.Alignment(30.0),
     "Cohesion": lambda leader: steer.Cohesion(30.0),
     "AvoidAgents": lambda leader: steer.AvoidAgents(),
+    "Queue": lambda leader: steer.Queue(),
     "Separation-fov": lambda leader: steer.Separation(30.0, fov=90.0),
     "Flock": lambda leader: steer.WeightedBlend(
         (steer.Separation(30.0), 2.0), (steer.Alignment(40.0), 1.0), (steer.Cohesion(50.0), 1.0)

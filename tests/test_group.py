@@ -503,6 +503,7 @@ COMPONENTS = {
     "Alignment": lambda: steer.Alignment(30, fov=120),
     "Cohesion": lambda: steer.Cohesion(30),
     "AvoidAgents": lambda: steer.AvoidAgents(),
+    "Queue": lambda: steer.Queue(),
     "FollowLeader": lambda: steer.FollowLeader(LEADER),
     "EvadeSightCone": lambda: steer.EvadeSightCone(LEADER),
     "OffsetPursuit": lambda: steer.OffsetPursuit(LEADER, (-20, 10)),

@@ -294,33 +294,52 @@ def test_callable_leader(world) -> None:
 # -- EvadeSightCone --------------------------------------------------------------------------
 
 
-def cone_force(position, leader_velocity=(60.0, 0.0), **cone) -> np.ndarray:
+def cone_force(position, leader_velocity=(60.0, 0.0), velocity=(0.0, 0.0), **cone) -> np.ndarray:
     world = steer.SteeringWorld(seed=0)
     leader = StubSprite(0, 0)
     world.attach(leader, steer.Seek((10_000, 0)), velocity=leader_velocity)
     component = steer.EvadeSightCone(leader, **cone)
-    return steer.testing.steering_force(component, position, world=world, max_force=400)
+    return steer.testing.steering_force(component, position, velocity, world=world, max_force=400)
 
 
-def test_sight_cone_is_exactly_silent_outside() -> None:
-    edge = np.radians(CONE_HALF_ANGLE + 1)
-    for point in [(-30, 0), (0, 50), (125, 0), (100 * np.cos(edge), 100 * np.sin(edge))]:
+def test_sight_cone_is_exactly_silent_outside_the_view_and_its_waiting_band() -> None:
+    beyond_band = np.radians(CONE_HALF_ANGLE + 11)  # the band reaches 10 degrees, 20 px out
+    for point in [
+        (-30, 0),
+        (0, 50),
+        (145, 0),
+        (100 * np.cos(beyond_band), 100 * np.sin(beyond_band)),
+    ]:
         assert cone_force(point).tolist() == [0.0, 0.0], point
     assert cone_force((60, 0), leader_velocity=(0, 0)).tolist() != [0.0, 0.0]  # kept heading
 
 
-def test_sight_cone_steers_out_sideways_harder_when_deeper() -> None:
+def test_follower_just_outside_the_view_waits_there() -> None:
+    """In the band round the view, a follower heading in (here: the leader walks at it) is
+    stopped relative to the leader; one keeping pace, or walking out, is left alone."""
+    assert cone_force((125, 0), velocity=(60, 0)).tolist() == [0.0, 0.0]  # keeping pace
+    assert cone_force((125, 0), velocity=(90, 0)).tolist() == [0.0, 0.0]  # drawing away
+    pushed = cone_force((125, 0))  # standing still: the view would reach it
+    assert pushed[0] > 0.0  # made to keep ahead of the view
+    beside = np.radians(CONE_HALF_ANGLE + 5)
+    point = (100 * np.cos(beside), 100 * np.sin(beside))
+    walking_in = cone_force(point, velocity=(60, -40))
+    assert walking_in[1] > 0.0  # its walk towards the axis is cancelled
+
+
+def test_sight_cone_steers_out_by_the_nearer_edge_with_all_its_force() -> None:
     near_edge = np.radians(CONE_HALF_ANGLE - 3)
     shallow = cone_force((60 * np.cos(near_edge), 60 * np.sin(near_edge)))
     deep = cone_force((60, 2))
-    assert np.linalg.norm(deep) > np.linalg.norm(shallow) > 0.0
+    assert np.linalg.norm(deep) == pytest.approx(400.0)
+    assert np.linalg.norm(shallow) == pytest.approx(400.0)
     assert deep[1] > 0.0 and shallow[1] > 0.0  # out by the nearer (left) edge
     assert cone_force((60, -2))[1] < 0.0
 
 
 def test_sight_cone_parameters_shape_the_cone() -> None:
-    assert cone_force((80, 56), half_angle=30).tolist() == [0.0, 0.0]
-    assert np.linalg.norm(cone_force((80, 56), half_angle=45)) > 0.0
+    assert cone_force((80, 80), half_angle=30).tolist() == [0.0, 0.0]
+    assert np.linalg.norm(cone_force((80, 80), half_angle=50)) > 0.0
     assert cone_force((150, 0)).tolist() == [0.0, 0.0]
     assert np.linalg.norm(cone_force((150, 0), length=200)) > 0.0
     assert np.linalg.norm(cone_force((-50, 0), half_angle=180)) > 0.0

@@ -3,8 +3,6 @@ two of them, collinear edges joined, windows that tile it exactly, and its cost.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -89,12 +87,11 @@ def test_tiles_placed_by_adding_up_sizes_meet_without_slivers() -> None:
     assert len(a) == 4
 
 
-def test_1000_tiles_on_a_32_px_grid_take_under_50_ms_and_no_segment_lies_between_two() -> None:
+def test_1000_tiles_on_a_32_px_grid_leave_no_segment_between_two() -> None:
+    # The 50 ms budget of this outline is checked by benchmarks/wall_sources.py --check.
     rng = np.random.default_rng(0)
     cells = np.column_stack(np.divmod(rng.choice(60 * 60, 1000, replace=False), 60))
     rects = tiles(cells)
-    best = min(_timed(rectangle_outline, rects) for _ in range(3))
-    assert best < 0.05
     a, b = rectangle_outline(rects)
     # Every segment has a wall tile on one side of its middle and none on the other.
     middle = (a + b) / 2
@@ -119,12 +116,6 @@ def test_1000_tiles_on_a_32_px_grid_take_under_50_ms_and_no_segment_lies_between
         high = (b[chosen, 0] if is_h else b[chosen, 1]).tolist()
         ends = set(zip(line, high, strict=True))
         assert not any((ln, lo) in ends for ln, lo in zip(line, low, strict=True))
-
-
-def _timed(function, *args) -> float:
-    start = time.perf_counter()
-    function(*args)
-    return time.perf_counter() - start
 
 
 rect_strategy = st.tuples(

@@ -61,6 +61,13 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
             ),
             length=pick(None, 1e-9),
         ),
+        "ContextSteering": lambda: steer.ContextSteering(
+            target,
+            directions=pick(16, 4, 64),
+            look_ahead=pick(160.0, 1e-9),
+            tolerance=0.0,
+            agents=pick((), None, [leader]),
+        ),
         "Evade": lambda: steer.Evade(target, max_prediction=small),
         "EvadeSightCone": lambda: steer.EvadeSightCone(
             leader, half_angle=pick(30.0, 180.0), occluded=pick(False, True)
@@ -82,6 +89,7 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
         "MatchVelocity": lambda: steer.MatchVelocity(pick(leader, lambda: (-30.0, 40.0))),
         "OffsetPursuit": lambda: steer.OffsetPursuit(leader, (-20.0, pick(0.0, 15.0))),
         "Pursue": lambda: steer.Pursue(target, max_prediction=small),
+        "Queue": lambda: steer.Queue(among=among, distance=pick(60.0, 1e-9), margin=pick(2.0, 0.0)),
         "Seek": lambda: steer.Seek(target),
         "Separation": lambda: steer.Separation(pick(30.0, 1e-9), among=among),
         "StayOnPath": lambda: steer.StayOnPath(path),

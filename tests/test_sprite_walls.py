@@ -4,7 +4,6 @@ the sprites out of their lists, and what it costs."""
 from __future__ import annotations
 
 import math
-import time
 
 import arcade
 import numpy as np
@@ -87,26 +86,18 @@ def test_a_sprite_removed_from_its_lists_takes_its_walls_at_the_next_update() ->
     assert sum(math.dist(s.a, s.b) for s in walls.shapes) == pytest.approx(perimeters)
 
 
-def test_1000_tiles_build_in_under_50_ms_and_removing_50_costs_under_2_ms_each() -> None:
+def test_1000_tiles_become_a_few_walls_and_each_removed_tile_rebuilds_one_chunk() -> None:
+    # The time budgets (outline, one removal) are checked by benchmarks/wall_sources.py --check.
     cells = [(column, row) for column in range(40) for row in range(25)]  # 1,000 tiles
     tiles = wall_tiles(cells)
-    builds = []
-    for _ in range(3):  # the best of three: the machine may be busy with other work
-        world = steer.SteeringWorld(seed=0)
-        start = time.perf_counter()
-        walls = world.add_wall_sprites(tiles)
-        builds.append(time.perf_counter() - start)
-    assert min(builds) < 0.05
+    world = steer.SteeringWorld(seed=0)
+    walls = world.add_wall_sprites(tiles)
     assert len(walls.shapes) <= 4 * 9  # a 1280 x 800 block cut into 512 px chunks
     rng = np.random.default_rng(1)
     chosen = [tiles[i] for i in rng.choice(len(tiles), 50, replace=False)]
-    costs = []
     for tile in chosen:
         tile.remove_from_sprite_lists()
-        start = time.perf_counter()
         assert walls.refresh() == 1
-        costs.append(time.perf_counter() - start)
-    assert np.median(costs) < 0.002
     # Each hole is now open: a point in its middle is inside a hollow ring of walls.
     world.update(DT)
     for tile in chosen:

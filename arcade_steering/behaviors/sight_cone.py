@@ -1,12 +1,14 @@
 """EvadeSightCone: keep out of the way in front of a leader.
 
 The leader's view is the circular sector of radius ``length`` and half-angle ``half_angle``
-around its heading, as :meth:`~arcade_steering.SteeringWorld.can_see` tests it; with
+around where it looks, as :meth:`~arcade_steering.SteeringWorld.can_see` tests it; with
 ``occluded=True`` walls hide followers. A follower in view steers out sideways, towards the
-nearer edge and away from where the leader will be; otherwise the force is exactly zero, so
-the component belongs first in a :class:`~arcade_steering.PriorityBlend`. A leader braking
-to turn round already looks the way it is turning to: its squad makes way before it has
-turned.
+nearer edge and away from where the leader will be; one just outside that heads in is
+stopped there, so it waits outside rather than hovers on the border; otherwise the force is
+exactly zero, so the component belongs first in a :class:`~arcade_steering.PriorityBlend`. A
+leader braking to turn round already looks the way it is turning to, and a look that turns
+(Face, Scan, the game) is followed to where it is turning: its squad makes way before the
+view gets there.
 """
 
 from __future__ import annotations
@@ -40,6 +42,20 @@ AWAY_WEIGHT = 0.5
 #: Seconds ahead the leader's velocity is extrapolated (from its change over the last step):
 #: a leader whose velocity will then point backwards looks that way already.
 ANTICIPATION = 0.25
+
+#: Seconds ahead a turning look is extrapolated (from its turn over the last step): a
+#: follower leaves the part of the view the look is sweeping towards before it gets there.
+LOOK_ANTICIPATION = 0.4
+
+#: The most a look is extrapolated to turn, radians: a look that jumps (a game setting it)
+#: is taken a quarter turn further at most, not round and round.
+MAX_TURN_AHEAD = np.pi / 2
+
+#: A band this many px beyond the view's reach and :data:`WAIT_WIDENING` radians beyond its
+#: edges, where a follower heading into the view is stopped: it waits outside.
+WAIT_MARGIN = 20.0
+WAIT_WIDENING = np.radians(10.0)
+
 _ARC_SIDES = 12
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -54,7 +70,7 @@ def escape_directions(
         gap: Follower minus leader ``(n, 2)`` px at their closest approach (now, for a
             follower keeping pace): its side of the axis is the edge to leave by, and the
             follower moves away from the leader's position then.
-        heading: The leader's unit heading ``(n, 2)``.
+        heading: Where the leader looks, unit ``(n, 2)``.
         side_fallback: ``+1`` (left) or ``-1`` (right) ``(n,)`` for a follower on the axis.
     """
     left = perpendicular(heading)
@@ -100,6 +116,36 @@ def anticipated_headings(
     return where_rows(turning, normalize(ahead, heading), heading)
 
 
+def turned_looks(look: np.ndarray, previous: np.ndarray, dt: float) -> np.ndarray:
+    """Where each leader will look :data:`LOOK_ANTICIPATION` s ahead, turning on as it did.
+
+    Args:
+        look: Where the leaders look now, unit ``(n, 2)``.
+        previous: Where they looked one step before ``(n, 2)`` (NaN rows: unknown).
+        dt: The step, s.
+
+    Returns:
+        Unit directions ``(n, 2)``: ``look`` turned on at last step's rate, by at most
+        :data:`MAX_TURN_AHEAD`; ``look`` itself where the last one is unknown.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        turn = np.angle(as_complex(look) * as_complex(previous).conj())
+    turn[~np.isfinite(turn)] = 0.0
+    ahead = np.clip(turn * (LOOK_ANTICIPATION / dt), -MAX_TURN_AHEAD, MAX_TURN_AHEAD)
+    return as_points(as_complex(look) * np.exp(1j * ahead))
+
+
+def stop_inward(
+    velocity: np.ndarray, out: np.ndarray, response_time: np.ndarray, max_force: np.ndarray
+) -> np.ndarray:
+    """Forces ``(n, 2)`` that cancel within ``response_time`` ``(n,)`` s the part of each
+    ``velocity`` ``(n, 2)`` (relative to the leader) against its way ``out`` (unit ``(n, 2)``),
+    at most ``max_force`` ``(n,)`` (also where the product overflows); zero for a follower
+    not heading in."""
+    inward = np.minimum(dots(velocity, out), 0.0)
+    return scale_rows(out, np.fmin(-inward / response_time, max_force))
+
+
 # -- component -------------------------------------------------------------------------------
 
 
@@ -108,22 +154,28 @@ class EvadeSightCone(SteeringComponent):
     """Leave the leader's view: the sector ``length`` px deep, ``half_angle`` degrees each side.
 
     Inside, the follower is pushed out sideways and away from the leader's predicted position
-    (where the two pass each other if both keep their velocities), with half its
-    ``max_force`` on the cone's border up to all of it on the axis at the apex; outside, the
-    force is exactly zero. The side is the one the follower will pass the leader on (the
-    nearer edge for a follower keeping pace): a follower rushing at its leader after a U-turn
-    does not brake first. The push does not brake the follower's own motion, so the leader
-    can pass it.
+    (where the two pass each other if both keep their velocities), with all its
+    ``max_force``. The side is the one the follower will pass the leader on (the nearer edge
+    for a follower keeping pace): a follower rushing at its leader after a U-turn does not
+    brake first. The push does not brake the follower's own motion, so the leader can pass it.
+
+    In a band just outside (:data:`WAIT_MARGIN` px beyond the reach, :data:`WAIT_WIDENING`
+    beyond the edges), a follower moving into the view, relative to the leader, has that
+    motion cancelled: one whose place behind the leader lies in view waits outside, and the
+    blend's next child (FollowLeader) steers it whenever it is not heading in. Further out
+    the force is exactly zero.
 
     A leader braking to turn round (its velocity, extrapolated a quarter of a second ahead
-    from its last change, points backwards) already looks the way it turns to, so the squad
-    behind it makes way before it has turned.
+    from its last change, points backwards) already looks the way it turns to, and a look
+    that turns is taken :data:`LOOK_ANTICIPATION` s ahead at its last rate: the view counts
+    as where it is now and where it is turning to, so the squad makes way before it arrives.
 
     Put it first in a :class:`~arcade_steering.PriorityBlend`, before the always-on
     :class:`~arcade_steering.FollowLeader`. The view follows the leader's heading, kept while
-    it stands still, or where it looks when a component turns that
-    (:class:`~arcade_steering.Scan`); a leader moved by the game that has not moved yet sees
-    nothing.
+    it stands still, or where it looks when something turns that
+    (:class:`~arcade_steering.Face`, :class:`~arcade_steering.Scan`,
+    :class:`~arcade_steering.LookWhereYouAreGoing`, the game setting ``agent.look``); a leader
+    moved by the game that has not moved yet sees nothing.
 
     Args:
         leader: A sprite (attached, or moved by the game) or a zero-argument callable.
@@ -158,30 +210,44 @@ class EvadeSightCone(SteeringComponent):
         )
         ctx.set_state("leader_velocity", velocity)
         heading = leader_looks(ctx, leader_target, heading)
+        ahead = turned_looks(heading, ctx.state("leader_look", shape=(2,)), ctx.dt)
+        ctx.set_state("leader_look", heading)
         length = params.length
         half_angle = np.radians(params.half_angle)
         offset = ctx.position - leader
-        inside, depth = in_sight(offset, heading, length, half_angle)
+        # In view: in the cone now or where the look is turning to.
+        inside = in_sight(offset, heading, length, half_angle)[0]
+        inside |= in_sight(offset, ahead, length, half_angle)[0]
+        near = in_sight(offset, ahead, length + WAIT_MARGIN, half_angle + WAIT_WIDENING)[0]
+        near &= ~inside
         if self.occluded:
             occlude(ctx.geometry, leader, ctx.position, inside, "walls")
+            occlude(ctx.geometry, leader, ctx.position, near, "walls")
         if ctx.debug is not None:
             _record_cones(ctx, leader_target, leader, heading, length, half_angle)
         force = np.zeros((len(ctx), 2))
-        if not some(inside):
-            return force
-        rows = np.flatnonzero(inside)
-        # Where the follower passes the leader, both keeping their velocities: a follower
-        # rushing at the leader leaves by the side it will pass on, without braking first.
-        _, gap = closest_approach(
-            -offset[rows],
-            velocity[rows] - ctx.velocity[rows],
-            params.max_prediction[rows],
-        )
         # Followers dead on the axis split left and right, deterministically.
-        fallback = np.where(ctx.slots[rows] % 2 == 0, 1.0, -1.0)
-        direction = escape_directions(-gap, heading[rows], fallback)
-        strength = ctx.max_force[rows] * (0.5 + 0.5 * depth[rows])
-        put_rows(force, rows, scale_rows(direction, strength))
+        fallback = np.where(ctx.slots % 2 == 0, 1.0, -1.0)
+        if some(near):  # just outside: wait there rather than walk in
+            rows = np.flatnonzero(near)
+            out = escape_directions(offset[rows], ahead[rows], fallback[rows])
+            relative = ctx.velocity[rows] - velocity[rows]
+            put_rows(
+                force,
+                rows,
+                stop_inward(relative, out, ctx.response_time[rows], ctx.max_force[rows]),
+            )
+        if some(inside):
+            rows = np.flatnonzero(inside)
+            # Where the follower passes the leader, both keeping their velocities: a follower
+            # rushing at the leader leaves by the side it will pass on, without braking first.
+            _, gap = closest_approach(
+                -offset[rows],
+                velocity[rows] - ctx.velocity[rows],
+                params.max_prediction[rows],
+            )
+            direction = escape_directions(-gap, ahead[rows], fallback[rows])
+            put_rows(force, rows, scale_rows(direction, ctx.max_force[rows]))
         return leader_target.silence(force)
 
 

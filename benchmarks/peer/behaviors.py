@@ -24,8 +24,11 @@ GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
 #: FollowLeader: the least turn round the leader, and how hard the circle pushes out.
 MIN_TURN = 0.5
 KEEP_OUT = 2.0
-#: EvadeSightCone: seconds ahead the leader's velocity is extrapolated.
+#: EvadeSightCone: seconds ahead the leader's velocity is extrapolated; the band outside
+#: the view where followers wait.
 ANTICIPATION = 0.25
+WAIT_MARGIN = 20.0
+WAIT_WIDENING = math.radians(10.0)
 
 
 def arrive_velocity(
@@ -302,10 +305,33 @@ class AvoidObstacles:
 # -- leaders and squads ----------------------------------------------------------------------
 
 
+def in_cone(ox: float, oy: float, hx: float, hy: float, length: float, half: float) -> bool:
+    """Whether the offset ``(ox, oy)`` lies in the view along ``(hx, hy)``."""
+    distance = math.hypot(ox, oy)
+    if distance > length:
+        return False
+    return distance == 0.0 or math.atan2(abs(oy * hx - ox * hy), ox * hx + oy * hy) <= half
+
+
+def escape_direction(gx: float, gy: float, hx: float, hy: float, index: int) -> Force:
+    """Out of the view along ``(hx, hy)`` from the offset ``(gx, gy)``: sideways, and half
+    as much away from the leader."""
+    lx, ly = -hy, hx
+    across = gx * lx + gy * ly
+    fallback = 1.0 if index % 2 == 0 else -1.0
+    side = math.copysign(1.0, across) if abs(across) > 1e-9 else fallback
+    sx, sy = lx * side, ly * side
+    gap = math.hypot(gx, gy)
+    ax, ay = (gx / gap, gy / gap) if gap > 1e-12 else (sx, sy)
+    dx, dy = sx + 0.5 * ax, sy + 0.5 * ay
+    size = math.hypot(dx, dy)
+    return (dx / size, dy / size) if size > 1e-12 else (sx, sy)
+
+
 class EvadeSightCone:
     """Leave the leader's view (``length`` px, ``half_angle`` degrees each side of its
-    heading): out sideways and away from where the two pass, half ``max_force`` on the
-    border up to all of it on the axis at the apex."""
+    heading): out sideways and away from where the two pass, with all of ``max_force``;
+    just outside, a follower moving into it is stopped."""
 
     def __init__(
         self,
@@ -333,42 +359,25 @@ class EvadeSightCone:
             if fx * vx + fy * vy < 0.0:
                 size = math.hypot(fx, fy)
                 hx, hy = fx / size, fy / size
+        # The library also takes a turning look ahead (the demo's leader scans, its view
+        # turning with the scan); the peer's leaders look where they go, and following their
+        # turns ahead parts the two runs' paths, so the view here is the heading's.
         ox, oy = agent.x - leader.x, agent.y - leader.y
-        distance = math.hypot(ox, oy)
-        if distance > self.length:
-            return ZERO
-        ahead, left = ox * hx + oy * hy, oy * hx - ox * hy
-        angle = math.atan2(abs(left), ahead)
-        if angle > self.half_angle and distance > 0.0:
-            return ZERO
-        if distance == 0.0:
-            depth = 1.0
-        else:
-            depth = min(1.0 - angle / self.half_angle, 1.0 - distance / max(self.length, 1e-9))
-            depth = min(max(depth, 0.0), 1.0)
-        # Where the two pass each other, both keeping their velocities.
+        length, half = self.length, self.half_angle
         wx, wy = leader.vx - agent.vx, leader.vy - agent.vy
+        if not in_cone(ox, oy, hx, hy, length, half):
+            if not in_cone(ox, oy, hx, hy, length + WAIT_MARGIN, half + WAIT_WIDENING):
+                return ZERO
+            # Just outside: the motion into the view (relative to the leader) is cancelled.
+            dx, dy = escape_direction(ox, oy, hx, hy, agent.index)
+            inward = min(-(wx * dx + wy * dy), 0.0)
+            return dx * -inward / agent.response_time, dy * -inward / agent.response_time
+        # Where the two pass each other, both keeping their velocities.
         closing = ox * wx + oy * wy  # -(-offset . relative velocity)
         speed2 = wx * wx + wy * wy
         t = min(max(closing / speed2, 0.0), self.max_prediction) if speed2 > 1e-12 else 0.0
-        gx, gy = ox - wx * t, oy - wy * t  # follower minus leader then
-        lx, ly = -hy, hx
-        across = gx * lx + gy * ly
-        if abs(across) > 1e-9:
-            side = math.copysign(1.0, across)
-        else:
-            side = 1.0 if agent.index % 2 == 0 else -1.0
-        sx, sy = lx * side, ly * side
-        gap = math.hypot(gx, gy)
-        ax, ay = (gx / gap, gy / gap) if gap > 1e-12 else (sx, sy)
-        dx, dy = sx + 0.5 * ax, sy + 0.5 * ay
-        size = math.hypot(dx, dy)
-        if size > 1e-12:
-            dx, dy = dx / size, dy / size
-        else:
-            dx, dy = sx, sy
-        strength = agent.max_force * (0.5 + 0.5 * depth)
-        return dx * strength, dy * strength
+        dx, dy = escape_direction(ox - wx * t, oy - wy * t, hx, hy, agent.index)
+        return dx * agent.max_force, dy * agent.max_force
 
 
 class FollowLeader:
