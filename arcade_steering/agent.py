@@ -7,15 +7,15 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from ._core.attach import optional_limit
-from ._core.component import check_component
 from ._core.guard import NotCopyable
 from ._core.motion import read_position
 from ._util.validate import check_limit, check_non_negative, check_point, check_positive
+from .component.base import check_component
 
 if TYPE_CHECKING:
     from ._core.agents import AgentTable
     from ._core.arrays import AgentArrays
-    from ._core.component import SteeringComponent
+    from .component.base import SteeringComponent
 
 
 class SteeringAgent(NotCopyable):

@@ -11,7 +11,7 @@ Example:
 """
 
 from ._core.gather import Groups
-from ._core.params import choice, flag, group, param, point, target
-from ._core.targets import TargetLike
+from .component.params import choice, flag, group, param, point, target
+from .component.targets import TargetLike
 
 __all__ = ["Groups", "TargetLike", "choice", "flag", "group", "param", "point", "target"]

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core.component import SteeringComponent
 from ._util.validate import check_point
+from .component.base import SteeringComponent
 from .debug import DebugRecorder
 from .world import SteeringWorld, check_world
 

@@ -26,25 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ._core.component import SteeringComponent
-from ._core.params import REQUIRED, TargetParam
 from ._util.validate import check_count
-from .behaviors.avoid import AvoidObstacles, AvoidWalls
-from .behaviors.avoid_agents import AvoidAgents
-from .behaviors.containment import Containment, Region
-from .behaviors.context_steering import ContextSteering
-from .behaviors.flow import FollowFlowField
-from .behaviors.group import Alignment, Cohesion, Separation
-from .behaviors.leader import FollowLeader, OffsetPursuit
-from .behaviors.look import Face, LookWhereYouAreGoing, Scan
-from .behaviors.paths import FollowPath, StayOnPath
-from .behaviors.queueing import Queue
-from .behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
-from .behaviors.sight_cone import EvadeSightCone
-from .behaviors.tactics import Hide, Interpose, MatchVelocity
-from .behaviors.wander import Wander
-from .behaviors.waypoints import FollowWaypoints
-from .combine import PriorityBlend, WeightedBlend
+from .behaviors import built_in_components
+from .behaviors.containment import Region
+from .component.base import Combiner, SteeringComponent
+from .component.params import REQUIRED, TargetParam
 from .path import Path
 
 __all__ = ["FORMAT_VERSION", "MAX_NODES", "TreeDataError", "from_dict", "to_dict"]
@@ -60,41 +46,7 @@ MAX_NODES = 128
 MAX_VALUES = 100_000
 
 #: The built-in components, by the name written under ``"type"``.
-BUILT_IN: dict[str, type[SteeringComponent]] = {
-    cls.__name__: cls
-    for cls in (
-        Alignment,
-        Arrive,
-        AvoidAgents,
-        AvoidObstacles,
-        AvoidWalls,
-        Cohesion,
-        Containment,
-        ContextSteering,
-        Evade,
-        EvadeSightCone,
-        Face,
-        Flee,
-        FollowFlowField,
-        FollowLeader,
-        FollowPath,
-        FollowWaypoints,
-        Hide,
-        Interpose,
-        LookWhereYouAreGoing,
-        MatchVelocity,
-        OffsetPursuit,
-        PriorityBlend,
-        Pursue,
-        Queue,
-        Scan,
-        Seek,
-        Separation,
-        StayOnPath,
-        Wander,
-        WeightedBlend,
-    )
-}
+BUILT_IN: dict[str, type[SteeringComponent]] = built_in_components()
 
 #: What a game passes to name its objects: a mapping name -> object, or a function object -> name.
 Names = Mapping[str, Any] | Callable[[Any], "str | None"]
@@ -121,7 +73,8 @@ def to_dict(component: SteeringComponent, *, names: Names | None = None) -> dict
         ``{"version": FORMAT_VERSION, "type": ..., ...}``.
 
     Raises:
-        TypeError: ``component`` is no component, or ``names`` neither a mapping nor a function.
+        TypeError: ``component`` is not a component or ``names`` is neither a mapping nor
+            a function.
         TreeDataError: Something in the tree cannot be written (an object with no name, a
             component with undeclared state or a combiner of its own); the message names
             the field.
@@ -143,8 +96,10 @@ def from_dict(
 
     Args:
         data: The tree's dictionary.
-        resolve: The objects written by name: a mapping or a function ``name -> object``.
-        components: Your own component classes, read by class name (may replace built-ins).
+        resolve: The objects written by name: a mapping ``name -> object`` or a function
+            ``name -> object``.
+        components: Your own component classes, read by their class name (besides the
+            built-in ones, which they may replace).
         max_nodes: The most components to build (:data:`MAX_NODES`, 128, by default), a
             dictionary used twice (a YAML anchor) counted twice; reading stops at the first over.
 
@@ -152,9 +107,10 @@ def from_dict(
         A new tree; nothing is shared with ``data``.
 
     Raises:
-        TreeDataError: The data is malformed: not a dictionary, another version, an unknown type or
-            field, a missing or bad value, an unknown name, more than ``max_nodes`` components or
-            :data:`MAX_VALUES` values; the message names the field. Nothing is built.
+        TreeDataError: The data is malformed: not a dictionary, another version, an
+            unknown type or field, a missing or bad value, an unknown name, more than
+            ``max_nodes`` components or :data:`MAX_VALUES` values; the message names the
+            field. Nothing is built.
         TypeError: ``resolve`` or ``components`` has the wrong type.
         ValueError: ``max_nodes`` is not a whole number >= 1.
     """
@@ -190,10 +146,10 @@ def _namer(names: Names | None) -> Callable[[Any], str | None]:
 
 def _write(component: SteeringComponent, where: str, name_of: Callable[[Any], Any]) -> dict:
     cls = type(component)
-    if component.children and cls not in (WeightedBlend, PriorityBlend):
+    if component.children and not isinstance(component, Combiner):
         raise TreeDataError(
-            f"{where}: {cls.__name__} has children; only WeightedBlend and PriorityBlend "
-            "are written with theirs"
+            f"{where}: {cls.__name__} has children but is no Combiner; only combiners are "
+            "written with theirs"
         )
     if component.has_undeclared_state():
         raise TreeDataError(
@@ -304,7 +260,7 @@ class _Reader:
             own = isinstance(kind, str) and kind.isidentifier()
             hint = f"; for a class of your own pass from_dict(..., components=[{kind}])" * own
             raise TreeDataError(f"{where}.type: unknown component {kind!r}{hint} (known: {known})")
-        combiner = cls in (WeightedBlend, PriorityBlend)
+        combiner = issubclass(cls, Combiner)
         allowed = {"type", *cls.params, *(["version"] if top else []), *(["children"] * combiner)}
         for field in node:
             if field not in allowed:
@@ -319,11 +275,8 @@ class _Reader:
         }
         children = self.children(node, where, depth) if combiner else []
         try:
-            if cls is WeightedBlend:
-                weights = self.weights(values, children, where)
-                return WeightedBlend(*zip(children, weights, strict=True))
-            if cls is PriorityBlend:
-                return PriorityBlend(*children, **values)
+            if issubclass(cls, Combiner):
+                return cls.from_children(children, values)
             return cls(**values)
         except TreeDataError:
             raise
@@ -338,16 +291,6 @@ class _Reader:
             self.component(child, f"{where}.children[{index}]", depth + 1)
             for index, child in enumerate(children)
         ]
-
-    @staticmethod
-    def weights(values: dict[str, Any], children: list, where: str) -> tuple[Any, ...]:
-        """The ``weights`` of a WeightedBlend: one number per child."""
-        weights = values.get("weights")
-        if not isinstance(weights, tuple) or len(weights) != len(children):
-            raise TreeDataError(
-                f"{where}.weights must be a list of {len(children)} numbers, one per child"
-            )
-        return weights
 
     def value(self, value: Any, where: str, depth: int) -> Any:
         if depth > MAX_DEPTH:

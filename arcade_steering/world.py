@@ -2,12 +2,14 @@
 
 The agents' state lives in an :class:`~arcade_steering._core.agents.AgentTable`; each update
 reads what the game moved (:mod:`~arcade_steering._core.sync`), steps every batch and the
-integrator (:mod:`~arcade_steering._core.integrate`) and writes the sprites back.
+integrator (:mod:`~arcade_steering.component.integrate`) and writes the sprites back.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -15,10 +17,7 @@ import numpy as np
 from ._arcade.physics import check_engine, world_space
 from ._core.agents import AgentTable
 from ._core.attach import AttachOptions
-from ._core.component import SteeringComponent, check_component
-from ._core.frame import StepFrame
 from ._core.guard import NotCopyable, UpdateGuard
-from ._core.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from ._core.motion import MotionTracker
 from ._core.neighborhood import Neighborhood
 from ._core.owners import check_free
@@ -28,8 +27,10 @@ from ._native.report import NativeReport
 from ._native.stepper import NativeStep
 from ._util.validate import check_bool, check_count, check_positive, check_real, check_seed
 from .agent import SteeringAgent, agent_view
+from .component.base import SteeringComponent, check_component
+from .component.frame import StepFrame
+from .component.integrate import MAX_SUBSTEPS, forces_now, rehearse, run_steps, sub_steps
 from .debug import DebugRecorder, draw_world
-from .geometry import StaticGeometry
 from .world_shapes import WorldShapes
 
 __all__ = ["SteeringWorld", "check_world"]
@@ -87,13 +88,9 @@ class SteeringWorld(WorldShapes, NotCopyable):
         self.max_substeps = check_count("max_substeps", max_substeps)
         #: The world's seeded random generator: components draw from it and nothing else.
         self.rng = np.random.default_rng(check_seed("seed", seed))
-        self._space = world_space(space, self._physics)
-        #: Whether the space is the world's own (none given): the world may step it.
-        self._owns_space = space is None and physics is None
+        self._hold_scene(world_space(space, self._physics), owns=space is None and physics is None)
         # A snapshot knows its world by this number, never reused in the process (an id is).
         self._number = new_world_number()
-        self._geometry = StaticGeometry()
-        self._sprite_walls = []
         self._agents = AgentTable()
         # A world dropped while the game keeps one of its agents lets other worlds attach the
         # sprites all the same.
@@ -294,11 +291,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """
         dt = check_positive("dt", dt)
         alone = check_bool("alone", alone)
-        with self._guard("steering_forces()"):
-            self._agents.drop_collected()
-            self._geometry.sync(self._space)
-            with self._neighborhood.updating():
-                return forces_now(self._frame(dt, debug), alone)
+        with self._settled("steering_forces()"), self._neighborhood.updating():
+            return forces_now(self._frame(dt, debug), alone)
 
     def prepare(self) -> None:
         """Build now what the first :meth:`update` would build, and run its code once, moving
@@ -307,11 +301,9 @@ class SteeringWorld(WorldShapes, NotCopyable):
         ``SpriteList.initialize()``, and the first update costs about what later ones do. Per-agent
         state and the random generator are left as they were. See "The first update" on the
         page "Performance"."""
-        with self._guard("prepare()"):
+        with self._settled("prepare()"):
             table = self._agents
-            table.drop_collected()
             self._sync.places(table.sprites(), table.row_of_id)
-            self._geometry.sync(self._space)
             with self._neighborhood.updating():
                 rehearse(self._frame(1 / 60, None))
 
@@ -321,9 +313,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
         generator and the space's walls and obstacles; not the components' parameters nor a
         physics engine's bodies. To write a world to a file, use
         :func:`~arcade_steering.save_world`. See the page "Saving, loading and replays"."""
-        with self._guard("snapshot()"):
-            self._agents.drop_collected()
-            self._geometry.sync(self._space)
+        with self._settled("snapshot()"):
             return save_world(self._agents, self.rng, self._tracker, self._geometry, self._number)
 
     def restore(self, snapshot: WorldSnapshot) -> None:
@@ -339,18 +329,18 @@ class SteeringWorld(WorldShapes, NotCopyable):
         """
         with self._guard("restore()"):
             self._geometry.sync(self._space)
-            load_world(
-                snapshot,
-                self._number,
-                self._space,
-                self._geometry,
-                self._agents,
-                self.rng,
-                self._tracker,
-                self._sync,
-                owns_space=self._owns_space,
-            )
+            held = (self._space, self._geometry, self._agents, self.rng, self._tracker, self._sync)
+            load_world(snapshot, self._number, *held, owns_space=self._owns_space)
             self._refresh_sprite_walls(rebuild=True)
+
+    @contextmanager
+    def _settled(self, what: str) -> Iterator[None]:
+        """Hold the world for ``what``, a call that reads it without updating, with the agents
+        the game dropped gone and the walls and obstacles read from the space."""
+        with self._guard(what):
+            self._agents.drop_collected()
+            self._geometry.sync(self._space)
+            yield
 
     def _frame(self, dt: float, debug: DebugRecorder | None) -> StepFrame:
         native = self._native if self._native.available else None
@@ -372,27 +362,11 @@ class SteeringWorld(WorldShapes, NotCopyable):
         steers each batch whose tree is made only of the components it covers, and moves the
         agents; numpy runs the rest, with the same results to rounding. Environment variable
         ``ARCADE_STEERING_NATIVE=0``, set before the world is made, keeps the world on numpy.
-        See "The native step" on the page "Performance".
-
-        Example:
-            >>> import arcade_steering as steer
-            >>> from arcade_steering.testing import StubSprite
-            >>> world = steer.SteeringWorld()
-            >>> ship = StubSprite()
-            >>> _ = world.attach(ship, steer.Wander())
-            >>> report = world.native_report()
-            >>> report.native
-            False
-            >>> report.batches[0].agents, report.batches[0].native
-            (1, False)
-            >>> print(report)  # doctest: +SKIP
-            integration: native
-            1 agents, Wander(...): numpy (Wander has no native step yet)
+        ``print(world.native_report())`` lists the batches; see "The native step" on the page
+        "Performance".
         """
-        with self._guard("native_report()"):
+        with self._settled("native_report()"):
             table = self._agents
-            table.drop_collected()
-            self._geometry.sync(self._space)
             return self._native.report(
                 table.batches(),
                 table.plan,

@@ -25,6 +25,14 @@ class WorldShapes:
     _agents: AgentTable
     _sprite_walls: list[SpriteWalls]
 
+    def _hold_scene(self, space: pymunk.Space, owns: bool) -> None:
+        """Start with the walls and obstacles of ``space``; ``owns``: the space is the world's
+        own (none given), so the world may step it."""
+        self._space = space
+        self._owns_space = owns
+        self._geometry = StaticGeometry()
+        self._sprite_walls = []
+
     @property
     def space(self) -> pymunk.Space:
         """The ``pymunk.Space`` holding walls and obstacles (static Segments and Circles).

@@ -53,7 +53,7 @@ def _run(scenario: Scenario, agents: int, updates: int, twice_after: int | None)
 
 def _solid_step_twice() -> None:
     """Make the integrator call the solid step twice, using the first call's result."""
-    from arcade_steering._core import integrate
+    from arcade_steering.component import integrate
 
     once = integrate.keep_out
 

@@ -184,7 +184,7 @@ def crossings(start: np.ndarray, end: np.ndarray, walls: np.ndarray) -> int:
 @contextmanager
 def sub_steps(into: list[tuple[np.ndarray, np.ndarray]]) -> Iterator[None]:
     """Record each sub-step's solid moves (start, end) while the block runs."""
-    from arcade_steering._core import integrate
+    from arcade_steering.component import integrate
 
     keep_out = integrate.keep_out
 

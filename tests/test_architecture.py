@@ -19,8 +19,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "arcade_steering"
 LAYERS: list[set[str]] = [
     {"_util"},
     {"geometry", "neighbors", "path", "flowfield", "debug"},
-    {"_arcade"},
+    {"_arcade", "solid"},
     {"_core"},
+    {"component"},
     {"behaviors", "combine", "params", "_native"},
     {"agent", "world", "world_shapes"},
     {"testing", "formations", "slots", "tree_data", "replay", "saves"},
@@ -217,3 +218,36 @@ def test_importing_and_updating_pulls_in_no_lazy_numpy_module() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.strip() == "[]"
+
+
+#: The folders of the core, each one concern: the world's storage and its exchange with the
+#: game, what components are made of, and the solid step.
+CORE_FOLDERS = ("_core", "component", "solid")
+#: The most floors (the longest chain of imports among a folder's own modules) in each.
+MAX_FLOORS = 6
+
+
+def _floors(folder: str) -> dict[str, int]:
+    """Each module of ``folder`` by its floor: 1 for a module importing none of its folder's
+    modules, else one more than the highest it imports."""
+    inside = {name for name in MODULES if _unit(name) == folder and name.count(".") == 2}
+    floors: dict[str, int] = {}
+
+    def floor(name: str) -> int:
+        if name not in floors:
+            below = [floor(other) for other in GRAPH[name] if other in inside]
+            floors[name] = 1 + max(below, default=0)
+        return floors[name]
+
+    for name in inside:
+        floor(name)
+    return floors
+
+
+@pytest.mark.parametrize("folder", CORE_FOLDERS)
+def test_the_core_folders_have_few_floors(folder: str) -> None:
+    floors = _floors(folder)
+    assert floors, f"{folder} has no modules"
+    highest = max(floors.values())
+    chain = sorted(floors, key=floors.get)
+    assert highest <= MAX_FLOORS, f"{folder}: {highest} floors ({chain})"

@@ -422,8 +422,8 @@ def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
     """(n, 2) finite forces for n = 0, 1 and coincident agents; a batch equals its members
     run one by one."""
     from arcade_steering._core.batches import Batch
-    from arcade_steering._core.context import evaluate
-    from arcade_steering._core.frame import BatchFrame
+    from arcade_steering.component.context import evaluate
+    from arcade_steering.component.frame import BatchFrame
 
     world = steer.SteeringWorld(seed=0)
     world.add_wall((-50, 30), (50, 30))

@@ -27,7 +27,14 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering import formations, tiled
-from arcade_steering._core.params import (
+from arcade_steering._util.validate import check_point
+from arcade_steering.behaviors.containment import check_region
+from arcade_steering.behaviors.flow import check_field
+from arcade_steering.behaviors.group import check_among
+from arcade_steering.behaviors.paths import check_direction, check_path
+from arcade_steering.behaviors.tactics import check_cover
+from arcade_steering.behaviors.waypoints import check_waypoints
+from arcade_steering.component.params import (
     ChoiceParam,
     FlagParam,
     GroupParam,
@@ -36,19 +43,14 @@ from arcade_steering._core.params import (
     PointParam,
     TargetParam,
 )
-from arcade_steering._util.validate import check_point
-from arcade_steering.behaviors.containment import check_region
-from arcade_steering.behaviors.flow import check_field
-from arcade_steering.behaviors.group import check_among
-from arcade_steering.behaviors.paths import check_direction, check_path
-from arcade_steering.behaviors.tactics import check_cover
-from arcade_steering.behaviors.waypoints import check_waypoints
+from arcade_steering.component.registry import Things, example
 from arcade_steering.testing import (
     StubSprite,
     batch_forces,
     forces_one_by_one,
     steering_force,
 )
+from arcade_steering.tree_data import BUILT_IN
 
 NAN, INF = math.nan, math.inf
 P = (100.0, 50.0)
@@ -201,45 +203,20 @@ def _read(obj: Any, attr: str) -> Any:
 
 # -- components: builders with valid arguments, bad values by declared parameter -----------------
 
+
+def _builder(name: str) -> Callable[..., steer.SteeringComponent]:
+    """Build the registered example of component ``name`` in ``env``, ``kw`` overriding."""
+
+    def build(env: Env, **kw: Any) -> steer.SteeringComponent:
+        the = Things(point=P, leader=env.leader, path=env.path, field=env.field)
+        return example(name, the, **kw)
+
+    return build
+
+
+#: Every built-in component, from the registry: a new one gets its rows with no line here.
 BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
-    "Alignment": lambda env, **kw: steer.Alignment(**{"radius": 50.0, **kw}),
-    "Arrive": lambda env, **kw: steer.Arrive(**{"target": P, **kw}),
-    "AvoidAgents": lambda env, **kw: steer.AvoidAgents(**kw),
-    "AvoidObstacles": lambda env, **kw: steer.AvoidObstacles(**kw),
-    "AvoidWalls": lambda env, **kw: steer.AvoidWalls(**kw),
-    "Cohesion": lambda env, **kw: steer.Cohesion(**{"radius": 50.0, **kw}),
-    "Containment": lambda env, **kw: steer.Containment(
-        **{"region": [(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)], **kw}
-    ),
-    "ContextSteering": lambda env, **kw: steer.ContextSteering(**{"target": P, **kw}),
-    "Evade": lambda env, **kw: steer.Evade(**{"threat": env.leader, **kw}),
-    "EvadeSightCone": lambda env, **kw: steer.EvadeSightCone(**{"leader": env.leader, **kw}),
-    "Face": lambda env, **kw: steer.Face(**{"target": env.leader, **kw}),
-    "LookWhereYouAreGoing": lambda env, **kw: steer.LookWhereYouAreGoing(**kw),
-    "Scan": lambda env, **kw: steer.Scan(**kw),
-    "Flee": lambda env, **kw: steer.Flee(**{"target": P, "panic_distance": 80.0, **kw}),
-    "FollowFlowField": lambda env, **kw: steer.FollowFlowField(**{"field": env.field, **kw}),
-    "FollowLeader": lambda env, **kw: steer.FollowLeader(**{"leader": env.leader, **kw}),
-    "FollowPath": lambda env, **kw: steer.FollowPath(**{"path": env.path, **kw}),
-    "FollowWaypoints": lambda env, **kw: steer.FollowWaypoints(
-        **{"points": [(0, 0), (80, 0), (80, 80)], **kw}
-    ),
-    "Hide": lambda env, **kw: steer.Hide(**{"hunter": env.leader, **kw}),
-    "Interpose": lambda env, **kw: steer.Interpose(**{"a": env.leader, "b": P, **kw}),
-    "MatchVelocity": lambda env, **kw: steer.MatchVelocity(**{"target": env.leader, **kw}),
-    "OffsetPursuit": lambda env, **kw: steer.OffsetPursuit(
-        **{"leader": env.leader, "offset": (-20.0, 10.0), **kw}
-    ),
-    "PriorityBlend": lambda env, **kw: steer.PriorityBlend(steer.AvoidWalls(), steer.Seek(P), **kw),
-    "Pursue": lambda env, **kw: steer.Pursue(**{"quarry": env.leader, **kw}),
-    "Queue": lambda env, **kw: steer.Queue(**kw),
-    "Seek": lambda env, **kw: steer.Seek(**{"target": P, **kw}),
-    "Separation": lambda env, **kw: steer.Separation(**{"radius": 30.0, **kw}),
-    "StayOnPath": lambda env, **kw: steer.StayOnPath(**{"path": env.path, **kw}),
-    "Wander": lambda env, **kw: steer.Wander(**kw),
-    "WeightedBlend": lambda env, **kw: steer.WeightedBlend(
-        (steer.Seek(P), 1.0), (steer.Separation(30.0), 2.0), **kw
-    ),
+    name: _builder(name) for name in BUILT_IN
 }
 
 #: Bad values of the ObjectParams, by their check function.
@@ -1627,7 +1604,7 @@ def test_the_table_covers_every_component_and_parameter() -> None:
         for name in steer.__all__
         if inspect.isclass(getattr(steer, name))
         and issubclass(getattr(steer, name), steer.SteeringComponent)
-        and name != "SteeringComponent"
+        and name not in ("SteeringComponent", "Combiner")
     }
     assert set(BUILDERS) == components
     labels = {row.label for row in ROWS}

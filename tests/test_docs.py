@@ -66,8 +66,17 @@ def _snippets(page: Path) -> list[tuple[bool, str]]:
 
 
 def _api_identifiers() -> set[str]:
-    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    text = _registry_hook().expand((DOCS / "api.md").read_text(encoding="utf-8"))
     return set(re.findall(r"^::: *([\w.]+)", text, re.M))
+
+
+def _registry_hook() -> Any:
+    """docs/registry_hook.py, which lists the registered components on the API page."""
+    spec = importlib.util.spec_from_file_location("registry_hook", DOCS / "registry_hook.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.parametrize("name", steer.__all__)

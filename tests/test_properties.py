@@ -7,8 +7,6 @@ applied force <= max_force (both + 1e-9 relative). Contract (STYLE.md item 10): 
 
 from __future__ import annotations
 
-import inspect
-
 import arcade
 import numpy as np
 import pytest
@@ -17,28 +15,26 @@ from hypothesis import strategies as st
 
 import arcade_steering as steer
 from arcade_steering._core.batches import Batch
-from arcade_steering._core.context import evaluate
-from arcade_steering._core.frame import BatchFrame
+from arcade_steering.component.context import evaluate
+from arcade_steering.component.frame import BatchFrame
+from arcade_steering.component.registry import Things, example
 from arcade_steering.testing import StubSprite
+from arcade_steering.tree_data import BUILT_IN
 
 #: Examples per component in the property test (keeps the file well under a minute).
 EXAMPLES = 15
 DTS = (0.0, 1e-9, 1 / 60, 0.2, 1.0)
 
-COMPONENTS = sorted(
-    name
-    for name in steer.__all__
-    if inspect.isclass(getattr(steer, name))
-    and issubclass(getattr(steer, name), steer.SteeringComponent)
-    and name != "SteeringComponent"
-)
+#: Every built-in component, from the registry: a new one is tested here with its example.
+COMPONENTS = sorted(BUILT_IN)
 #: Trees that draw random numbers: a batch draws all its agents' numbers at once, so only
 #: the distribution (not each value) matches agents run one by one.
 RANDOM = {"Wander", "WeightedBlend"}
 
 
 def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
-    """A component of class ``name`` with parameters drawn by ``draw`` (or defaults)."""
+    """A component of class ``name`` with parameters drawn by ``draw`` (or defaults): its
+    registered example, or one of the variants below that reach its corner cases."""
 
     def pick(*options):
         return options[0] if draw is None else draw(st.sampled_from(options))
@@ -51,7 +47,7 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
     )
     among = pick(None, [leader])
     small = pick(1e-9, 1.0, 100.0)
-    return {
+    variants = {
         "Alignment": lambda: steer.Alignment(pick(50.0, 1e-9), among=among),
         "Arrive": lambda: steer.Arrive(target, slowing_radius=pick(100.0, 1e-9), tolerance=0.0),
         "AvoidAgents": lambda: steer.AvoidAgents(horizon=pick(1.0, 1e-9), margin=0.0),
@@ -106,7 +102,11 @@ def make(name: str, leader: object, draw=None) -> steer.SteeringComponent:
             steer.AvoidWalls(),
             steer.WeightedBlend((steer.Arrive(target), 1.0), (steer.Cohesion(40.0), 0.5)),
         ),
-    }[name]()
+    }
+    if name in variants:
+        return variants[name]()
+    field = steer.FlowField(np.ones((3, 4, 2)), origin=(-50, -50), cell_size=32.0)
+    return example(name, Things(point=target, leader=leader, path=path, field=field))
 
 
 def furnish(world: steer.SteeringWorld) -> None:

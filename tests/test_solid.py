@@ -9,8 +9,8 @@ import pymunk
 import pytest
 
 import arcade_steering as steer
-from arcade_steering._core.solid import keep_out
 from arcade_steering.geometry import StaticGeometry, add_obstacle, add_wall, add_walls
+from arcade_steering.solid.keep_out import keep_out
 from arcade_steering.testing import StubSprite
 
 DT = 1 / 60

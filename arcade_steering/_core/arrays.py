@@ -15,8 +15,10 @@ import numpy as np
 
 from .state import StateStore
 
-__all__ = ["DIGESTED", "PORTABLE", "AgentArrays", "SavedArrays"]
+__all__ = ["DIGESTED", "HEADING_MIN_SPEED", "PORTABLE", "AgentArrays", "SavedArrays"]
 
+#: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
+HEADING_MIN_SPEED = 1.0
 #: Rows the columns start with.
 INITIAL_CAPACITY = 64
 

@@ -17,8 +17,7 @@ from .._util.validate import (
     check_positive,
     check_real,
 )
-from .arrays import AgentArrays
-from .integrate import HEADING_MIN_SPEED
+from .arrays import HEADING_MIN_SPEED, AgentArrays
 
 __all__ = ["AttachOptions", "optional_limit"]
 

@@ -19,10 +19,10 @@ import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
-from .._core.targets import TargetTable
 from ..behaviors.group import Separation
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
+from ..component.targets import TargetTable
 
 __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.arrays import HEADING_MIN_SPEED
 from .._core.batches import Batch
-from .._core.context import SteeringContext
-from .._core.frame import BatchFrame, StepFrame
-from .._core.integrate import HEADING_MIN_SPEED
 from .._util.masks import some
+from ..component.context import SteeringContext
+from ..component.frame import BatchFrame, StepFrame
 from ..neighbors.radius import ALL_PAIRS_MAX
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport

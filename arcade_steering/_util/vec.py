@@ -10,11 +10,6 @@ import numpy as np
 
 from .masks import every, some
 
-try:
-    from numpy._core.multiarray import c_einsum as _einsum
-except ImportError:  # numpy 1.x
-    from numpy.core.multiarray import c_einsum as _einsum  # type: ignore[no-redef]
-
 #: Golden angle in radians: consecutive indices get well-spread directions.
 GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
@@ -34,11 +29,22 @@ def lengths(vectors: np.ndarray) -> np.ndarray:
 
 
 def dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Dot product of each row of ``a`` with the same row of ``b`` ``(n, 2)`` -> ``(n,)``.
+    """Dot product of each row of ``a`` with the same row of ``b`` ``(n, 2)`` -> ``(n,)``."""
+    return np.einsum("ij,ij->i", a, b)
 
-    ``np.einsum("ij,ij->i", a, b)`` without its Python wrapper, which costs as much again.
-    """
-    return _einsum("ij,ij->i", a, b)
+
+def lengths_xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Euclidean lengths ``sqrt(x² + y²)`` of vectors given as two columns ``(n,)``: 3x faster
+    than ``np.hypot``, which guards against overflow that pixel coordinates never reach."""
+    return np.sqrt(x * x + y * y)
+
+
+def stack_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Columns ``(n,)`` and ``(n,)`` as rows ``(n, 2)`` (what ``np.column_stack`` gives)."""
+    out = np.empty((len(x), 2))
+    out[:, 0] = x
+    out[:, 1] = y
+    return out
 
 
 def scale_rows(vectors: np.ndarray, factors: np.ndarray | float) -> np.ndarray:

@@ -241,16 +241,16 @@ def follow_path(
         put_rows(target, chosen, aim.point)
     if going_home is not None:
         target[going_home] = normal[going_home]
-    position_c, target_c, max_speed_c = rows(position), rows(target), rows(max_speed)
-    wanted = seek_velocity(position_c, target_c, max_speed_c)
+    position_chosen, target_chosen, max_speed_chosen = rows(position), rows(target), rows(max_speed)
+    wanted = seek_velocity(position_chosen, target_chosen, max_speed_chosen)
     if path_velocity is not None:  # seek the target as it moves with the path
-        wanted = truncate(wanted + rows(path_velocity), max_speed_c)
-    steering_c = rows(steering)
+        wanted = truncate(wanted + rows(path_velocity), max_speed_chosen)
+    steering_chosen = rows(steering)
     if stop:  # arrive at the end, braking for the distance left along the path
         m = rows(open_path).nonzero()[0]
-        p, t = position_c.take(m, axis=0), target_c.take(m, axis=0)
+        p, t = position_chosen.take(m, axis=0), target_chosen.take(m, axis=0)
         remaining = lengths(t - p) + np.abs(rows(end).take(m) - aim.distance.take(m))
-        top = max_speed_c.take(m)
+        top = max_speed_chosen.take(m)
         arrive = arrive_velocity(
             p,
             p + scale_rows(normalize(t - p), remaining),
@@ -261,16 +261,16 @@ def follow_path(
             rows(params.tolerance).take(m),
         )
         put_rows(wanted, m, arrive)
-        steering_c = steering_c.copy()
-        steering_c[m] |= lengths(arrive) < top * (1.0 - 1e-9)
+        steering_chosen = steering_chosen.copy()
+        steering_chosen[m] |= lengths(arrive) < top * (1.0 - 1e-9)
         if chosen is None:
-            steering = steering_c
+            steering = steering_chosen
         else:
-            steering[chosen] = steering_c
+            steering[chosen] = steering_chosen
     wanted_c = as_complex(wanted)
     if chosen is None:
-        desired = np.where(steering_c, wanted_c, desired)
+        desired = np.where(steering_chosen, wanted_c, desired)
     else:
-        desired[chosen] = np.where(steering_c, wanted_c, desired.take(chosen))
+        desired[chosen] = np.where(steering_chosen, wanted_c, desired.take(chosen))
     force = velocity_force(as_points(desired), velocity, response_time)
     return FollowStep(force, new_state, predicted, normal, target, steering)

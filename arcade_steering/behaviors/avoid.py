@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param
 from .._util.masks import some
 from .._util.vec import as_complex, as_points
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param
+from ..component.registry import Arguments, built_in
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
 from ..geometry._kernels import first_min
 from ._avoid_kernels import (
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 _NORMAL_DRAWN = 12.0
 
 
+@built_in(lambda the: Arguments())
 class AvoidWalls(SteeringComponent):
     """Keep away from walls, feeling ahead with three feelers (after Buckland).
 
@@ -157,6 +159,7 @@ def feel_walls(
     return force
 
 
+@built_in(lambda the: Arguments())
 class AvoidObstacles(SteeringComponent):
     """Steer around round obstacles ahead (Reynolds, Buckland's detection box).
 

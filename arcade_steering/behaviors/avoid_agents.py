@@ -21,9 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
 from .._util.masks import every
 from .._util.vec import (
     normalize,
@@ -33,6 +30,10 @@ from .._util.vec import (
     spread_directions,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..debug import SEPARATION_COLOR
 from ..neighbors import NeighborPairs
 from .group import check_among
@@ -162,6 +163,7 @@ def sidestep_directions(
 # -- component -------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments())
 class AvoidAgents(SteeringComponent):
     """Steer clear of other agents about to collide with this one (predictive).
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
 from .._util.masks import every, some
 from .._util.validate import check_points, check_real
 from .._util.vec import normalize, scale_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..geometry import WORLD_BOUND, StaticGeometry
 from ._avoid_kernels import look_ahead
 from .avoid import feel_walls
@@ -105,6 +106,7 @@ def check_region(name: str, value: Any) -> Region:
     return Region(points)
 
 
+@built_in(lambda the: Arguments(region=[(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)]))
 class Containment(SteeringComponent):
     """Stay inside a region: a rectangle or a polygon, convex or not (OpenSteer's containment).
 

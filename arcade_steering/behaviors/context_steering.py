@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 
 from .._core.batches import BatchNode
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
 from .._core.gather import Groups
-from .._core.params import NumberParam, group, param, target
-from .._core.targets import TargetLike
 from .._util.vec import as_complex, as_points, lengths, unit_complex
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import NumberParam, group, param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import FEELER_COLOR, HIT_COLOR, TARGET_COLOR
 from .group import check_among
 from .seek import arrive_velocity
@@ -155,6 +156,7 @@ def _ring_size(default: int) -> Any:
     return _RingSize(default)
 
 
+@built_in(lambda the: Arguments(target=the.point))
 class ContextSteering(SteeringComponent):
     """Arrive at a target by the best of ``directions`` directions, masking those that lead
     into walls, obstacles or (if asked) other agents (context steering, after Andrew Fray).

@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
 from .._util.vec import lengths, normalize, scale_rows, where_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_TUBE_COLOR, TARGET_COLOR, DebugRecorder
 from ..flowfield import FlowField
 from .seek import arrive_velocity, velocity_force
@@ -55,6 +56,7 @@ def flow_velocity(
     )
 
 
+@built_in(lambda the: Arguments(field=the.field))
 class FollowFlowField(SteeringComponent):
     """Steer along a :class:`~arcade_steering.FlowField`, e.g. one built with
     :meth:`FlowField.towards <arcade_steering.FlowField.towards>` so that any number of

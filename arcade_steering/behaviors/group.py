@@ -19,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import flag, group, param
 from .._util.masks import every, some
 from .._util.vec import divide_rows, lengths, normalize, scale_rows, spread_directions, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import flag, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import FORCE_SECONDS, NEIGHBOR_COLOR, SEPARATION_COLOR
 from ..neighbors import NeighborPairs
 from .seek import velocity_force
@@ -157,6 +158,7 @@ _SHARED_DOC = """
 """
 
 
+@built_in(lambda the: Arguments(radius=30.0))
 class Separation(_GroupBehavior):
     __doc__ = (
         """Keep apart from neighbours, pushing harder the closer they are.
@@ -195,6 +197,7 @@ class Separation(_GroupBehavior):
         return force
 
 
+@built_in(lambda the: Arguments(radius=50.0))
 class Alignment(_GroupBehavior):
     __doc__ = (
         """Fly the way the neighbours fly: full speed along their mean velocity.
@@ -217,6 +220,7 @@ class Alignment(_GroupBehavior):
         return force
 
 
+@built_in(lambda the: Arguments(radius=50.0))
 class Cohesion(_GroupBehavior):
     __doc__ = (
         """Keep with the neighbours: accelerate towards their centre.

@@ -20,10 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext, Targets
-from .._core.params import param, point, target
-from .._core.targets import TargetLike
 from .._util.masks import every, some
 from .._util.vec import (
     MIN_LENGTH,
@@ -40,6 +36,11 @@ from .._util.vec import (
     unit_complex,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext, Targets
+from ..component.params import param, point, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 from .seek import arrive_velocity, velocity_force
 
@@ -226,6 +227,7 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
 # -- components ------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(leader=the.leader))
 class FollowLeader(SteeringComponent):
     """Follow ``distance`` px behind a leader, matching its velocity, and stop when it stops.
 
@@ -305,6 +307,7 @@ class FollowLeader(SteeringComponent):
         return leader_target.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(leader=the.leader, offset=(-20.0, 10.0)))
 class OffsetPursuit(SteeringComponent):
     """Hold a slot at a fixed offset in the leader's frame, predicting where it will be.
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param, target
-from .._core.targets import TargetLike
 from .._util.validate import LIMIT
 from .._util.vec import as_complex, as_points
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 
 __all__ = ["Face", "LookWhereYouAreGoing", "Scan", "turn_towards"]
 
@@ -39,6 +40,7 @@ def turn_towards(ctx: SteeringContext, direction: np.ndarray, tolerance: np.ndar
     return (np.sign(gap) * speed - ctx.angular_velocity) / ctx.dt
 
 
+@built_in(lambda the: Arguments(target=the.leader))
 class Face(SteeringComponent):
     """Look at a target, wherever the agent goes.
 
@@ -62,6 +64,7 @@ class Face(SteeringComponent):
         return np.zeros((len(ctx), 2))
 
 
+@built_in(lambda the: Arguments())
 class LookWhereYouAreGoing(SteeringComponent):
     """Look along the direction of travel, turning no faster than ``max_turn_rate``.
 
@@ -81,6 +84,7 @@ class LookWhereYouAreGoing(SteeringComponent):
         return np.zeros((len(ctx), 2))
 
 
+@built_in(lambda the: Arguments())
 class Scan(SteeringComponent):
     """Sweep the look left and right of the direction of travel, like a guard's torch.
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
 from .._core.gather import Groups
-from .._core.params import choice, flag, group, param
 from .._util.masks import some
 from .._util.vec import perpendicular, put_rows, scale_rows, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import choice, flag, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_COLOR, PATH_TUBE_COLOR, STEERING_COLOR, TARGET_COLOR, DebugRecorder
 from ..path import Path
 from ..path.pack import PathPack, pack_of, path_key
@@ -43,6 +44,7 @@ def check_direction(name: str, value: Any) -> int:
     return int(value)
 
 
+@built_in(lambda the: Arguments(path=the.path))
 class FollowPath(SteeringComponent):
     """Follow a path: Reynolds' predictive path following with per-agent progress.
 
@@ -161,6 +163,7 @@ class FollowPath(SteeringComponent):
         return step.force
 
 
+@built_in(lambda the: Arguments(path=the.path))
 class StayOnPath(SteeringComponent):
     """Keep inside a path's tube without making progress along it.
 

@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param
 from .._util.vec import dots, scale_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param
+from ..component.registry import Arguments, built_in
 from ..debug import THREAT_COLOR
 from .group import check_among
 
@@ -143,6 +144,7 @@ def hold_changes(forward: np.ndarray, limit: np.ndarray) -> np.ndarray:
 # -- component -------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments())
 class Queue(SteeringComponent):
     """Brake behind the agents ahead instead of pushing through them (Reynolds' queuing).
 

@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param, target
-from .._core.targets import TargetLike
 from .._util.vec import (
     as_points,
     divide_rows,
@@ -22,6 +18,11 @@ from .._util.vec import (
     unit_complex,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -125,6 +126,7 @@ def evade_velocity(
 # -- components ------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(target=the.point))
 class Seek(SteeringComponent):
     """Steer at full speed towards a target.
 
@@ -144,6 +146,7 @@ class Seek(SteeringComponent):
         return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(target=the.point, panic_distance=80.0))
 class Flee(SteeringComponent):
     """Steer at full speed away from a target, only within ``panic_distance`` of it.
 
@@ -172,6 +175,7 @@ class Flee(SteeringComponent):
         return targets.silence(force)
 
 
+@built_in(lambda the: Arguments(target=the.point))
 class Arrive(SteeringComponent):
     """Steer towards a target and brake to a stop on it, never coasting past it.
 
@@ -204,6 +208,7 @@ class Arrive(SteeringComponent):
         return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(quarry=the.leader))
 class Pursue(SteeringComponent):
     """Seek where a moving quarry will be, predicting from its velocity.
 
@@ -231,6 +236,7 @@ class Pursue(SteeringComponent):
         return quarry.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(threat=the.leader))
 class Evade(SteeringComponent):
     """Flee from where a moving threat will be; silent beyond ``threat_range``.
 

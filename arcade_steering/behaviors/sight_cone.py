@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext, Targets
-from .._core.params import flag, param, target
 from .._core.perception import in_sight, occlude
-from .._core.targets import TargetLike
 from .._util.masks import some
 from .._util.vec import (
     as_complex,
@@ -31,6 +27,11 @@ from .._util.vec import (
     scale_rows,
     where_rows,
 )
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext, Targets
+from ..component.params import flag, param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import SIGHT_COLOR
 from .avoid_agents import closest_approach
 from .leader import leader_headings
@@ -148,6 +149,7 @@ def stop_inward(
 # -- component -------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(leader=the.leader))
 class EvadeSightCone(SteeringComponent):
     """Leave the leader's view: the sector ``length`` px deep, ``half_angle`` degrees each side.
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import group, param, target
-from .._core.targets import TargetLike
 from .._util.masks import some
 from .._util.vec import as_complex, as_points, lengths, scale_rows, truncate
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import group, param, target
+from ..component.registry import Arguments, built_in
+from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
 from ..geometry import KIND_OBSTACLE
 from ..geometry._kernels import first_min
@@ -93,6 +94,7 @@ def way_round(
 # -- components ------------------------------------------------------------------------------
 
 
+@built_in(lambda the: Arguments(target=the.leader))
 class MatchVelocity(SteeringComponent):
     """Move as a target moves: steer to its velocity (gdx-ai's MatchVelocity).
 
@@ -114,6 +116,7 @@ class MatchVelocity(SteeringComponent):
         return targets.silence(velocity_force(desired, ctx.velocity, ctx.response_time))
 
 
+@built_in(lambda the: Arguments(a=the.leader, b=the.point))
 class Interpose(SteeringComponent):
     """Stand between two targets, at the midpoint of where they will be (Buckland).
 
@@ -182,6 +185,7 @@ def check_cover(name: str, value: Any) -> Any:
     return value
 
 
+@built_in(lambda the: Arguments(hunter=the.leader))
 class Hide(SteeringComponent):
     """Keep an obstacle between the agent and a hunter (Buckland), else evade the hunter.
 

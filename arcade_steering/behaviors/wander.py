@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import param
 from .._util.vec import perpendicular, scale_rows
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import param
+from ..component.registry import Arguments, built_in
 from ..debug import TARGET_COLOR
 from .seek import seek_velocity, velocity_force
 
@@ -25,6 +26,7 @@ def wander_targets(
     return position + scale_rows(heading, distance) + scale_rows(forward, radius)
 
 
+@built_in(lambda the: Arguments())
 class Wander(SteeringComponent):
     """Stroll about: seek a point that drifts randomly on a circle ahead of the agent.
 

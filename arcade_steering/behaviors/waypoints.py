@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
-from .._core.context import SteeringContext
-from .._core.params import choice, group, param
 from .._util.masks import some
 from .._util.validate import check_array
 from .._util.vec import lengths
+from ..component.base import SteeringComponent
+from ..component.context import SteeringContext
+from ..component.params import choice, group, param
+from ..component.registry import Arguments, built_in
 from ..debug import PATH_COLOR, TARGET_COLOR
 from ..path import Path
 from .seek import arrive_velocity, seek_velocity, velocity_force
@@ -131,6 +132,7 @@ def final_run(points: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.maximum.reduceat(np.where(differs, local, -1), starts) + 1.0
 
 
+@built_in(lambda the: Arguments(points=[(0, 0), (80, 0), (80, 80)]))
 class FollowWaypoints(SteeringComponent):
     """Seek waypoints one after another: the next one once within ``arrive_radius``.
 

@@ -16,11 +16,6 @@ import numpy as np
 from ._cell_lists import crossed_cells, expand_boxes, expand_runs
 from ._cell_table import MAX_CELLS, CellTable
 
-try:  # the clip ufunc itself: np.clip reaches it through three Python-level wrappers
-    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
-except ImportError:  # numpy 1.x
-    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
-
 __all__ = ["BroadPhase", "CapsuleGrid", "as_column"]
 
 #: Cell numbers ``column * ny + row`` stay below this, in int64.
@@ -188,12 +183,12 @@ class CapsuleGrid:
         """
         column = x - self.origin[0]
         column *= self._scale
-        _clip(column, 0.0, self.nx - 1.0, out=column)
+        np.clip(column, 0.0, self.nx - 1.0, out=column)
         cell = column.astype(np.intp)  # truncation is floor for values >= 0
         cell *= self.ny
         column = y - self.origin[1]
         column *= self._scale
-        _clip(column, 0.0, self.ny - 1.0, out=column)
+        np.clip(column, 0.0, self.ny - 1.0, out=column)
         cell += column.astype(np.intp)
         return self.listed(None, cell)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._util.masks import some
+from .._util.vec import lengths_xy
 
 __all__ = [
     "NCOL",
@@ -40,7 +41,7 @@ def core_distance(px: np.ndarray, py: np.ndarray, sh: np.ndarray) -> np.ndarray:
     tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
     ex = wx - tau * sh[UX]
     ey = wy - tau * sh[UY]
-    return _norm(ex, ey)
+    return lengths_xy(ex, ey)
 
 
 def gradient(
@@ -62,7 +63,7 @@ def gradient(
     tau = np.clip(wx * sh[UX] + wy * sh[UY], 0.0, sh[LEN])
     ex = wx - tau * sh[UX]
     ey = wy - tau * sh[UY]
-    dist = _norm(ex, ey)
+    dist = lengths_xy(ex, ey)
     direct = dist > _ON_CORE
     safe = np.where(direct, dist, 1.0)
     gx = np.where(direct, ex / safe, sh[GX])
@@ -152,8 +153,8 @@ def ray_contact_normal(
     at_a = along <= 0.0
     ex = px - np.where(at_a, sh[AX], sh[BX])
     ey = py - np.where(at_a, sh[AY], sh[BY])
-    dist = _norm(ex, ey)
-    speed = _norm(dx, dy)
+    dist = lengths_xy(ex, ey)
+    speed = lengths_xy(dx, dy)
     radial = dist > _ON_CORE
     ex = np.where(radial, ex, -dx) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
     ey = np.where(radial, ey, -dy) / np.where(radial, dist, np.maximum(speed, _ON_CORE))
@@ -197,7 +198,7 @@ def contact_normal(
     np.minimum(tau, sh[LEN], out=tau)
     ex = wx - tau * ux
     ey = wy - tau * uy
-    dist = _norm(ex, ey)
+    dist = lengths_xy(ex, ey)
     core = dist <= _ON_CORE
     if not some(core):
         return ex / dist, ey / dist
@@ -249,8 +250,3 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
     index[values != best[run]] = len(values)
     first = np.minimum.reduceat(index, starts)
     return ranked[starts], finite[first], best
-
-
-def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``sqrt(x² + y²)``: 3x faster than ``np.hypot``, exact enough for pixel coordinates."""
-    return np.sqrt(x * x + y * y)

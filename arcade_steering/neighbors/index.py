@@ -34,9 +34,10 @@ import math
 import numpy as np
 
 from .._util.masks import every, some
+from .._util.vec import stack_columns
 from ._cells import CELL_MARGIN
 from .pairs import NeighborPairs
-from .radius import RadiusIndex, stack_columns
+from .radius import RadiusIndex
 
 __all__ = ["NeighborIndex"]
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .._util.masks import every
+from .._util.vec import stack_columns
 from ._cells import CELL_MARGIN, CELL_PAD, MAX_CELLS_PER_AXIS, CellGrid
 from .pairs import NeighborPairs
 
@@ -366,11 +367,3 @@ class RadiusIndex:
                 self._positions, self._x, self._y, self._lower, size
             )
         return grid
-
-
-def stack_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Columns (p,) and (p,) as rows (p, 2)."""
-    out = np.empty((len(x), 2))
-    out[:, 0] = x
-    out[:, 1] = y
-    return out

@@ -12,10 +12,10 @@ import numpy as np
 from .._arcade.sprite_sync import fast_setters
 from .._core.agents import SavedTable, new_layout
 from .._core.arrays import PORTABLE, SavedArrays
-from .._core.component import SteeringComponent
 from .._core.motion import FORGET_AFTER, hold_source
 from .._core.snapshot import WorldSnapshot
 from .._util.validate import LIMIT
+from ..component.base import SteeringComponent
 from ..tree_data import Resolver, from_dict, to_dict
 from ..world import SteeringWorld
 from ._format import (

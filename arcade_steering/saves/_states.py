@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core.component import SteeringComponent
 from .._core.state import StateColumn, set_rows
 from .._util.validate import LIMIT
+from ..component.base import SteeringComponent
 from ._format import SaveFileError, decode_array, encode_array, field, whole_number
 
 __all__ = ["read_states", "write_states"]

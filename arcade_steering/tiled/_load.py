@@ -14,8 +14,8 @@ import pytiled_parser
 
 from .. import geometry
 from .._arcade.sprite_walls import SpriteWalls
-from .._core.component import SteeringComponent
 from .._util.validate import check_positive
+from ..component.base import SteeringComponent
 from ..path import Path
 from ..tree_data import Resolver, TreeDataError, from_dict
 from ..world import SteeringWorld, check_world

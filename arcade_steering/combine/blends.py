@@ -1,4 +1,5 @@
-"""Combiners: blend the forces of child components. They nest freely."""
+"""WeightedBlend and PriorityBlend: the weighted sum of the children's forces, and the first
+child that has something to say."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from ._core.batches import BatchNode
-from ._core.component import SteeringComponent, check_component
-from ._core.context import SteeringContext
-from ._core.gather import gather_array
-from ._core.params import Param, param
-from ._util.masks import some
-from ._util.validate import check_real
-from ._util.vec import lengths, truncate, where_rows
+from .._core.batches import BatchNode
+from .._core.gather import gather_array
+from .._util.masks import some
+from .._util.validate import check_real
+from .._util.vec import lengths, truncate, where_rows
+from ..behaviors.avoid import AvoidWalls
+from ..behaviors.group import Separation
+from ..behaviors.seek import Seek
+from ..component.base import Combiner, SteeringComponent, check_component
+from ..component.context import SteeringContext
+from ..component.params import Param, param
+from ..component.registry import Arguments, built_in
 
 
 class _Weights(Param):
@@ -38,7 +43,8 @@ def _weights() -> Any:
     return _Weights()
 
 
-class WeightedBlend(SteeringComponent):
+@built_in(lambda the: Arguments((Seek(the.point), 1.0), (Separation(30.0), 2.0)))
+class WeightedBlend(Combiner):
     """The weighted sum of the children's forces, truncated to each agent's ``max_force``.
 
     Args:
@@ -51,7 +57,6 @@ class WeightedBlend(SteeringComponent):
 
     #: One weight per child, in order.
     weights: tuple[float, ...] = _weights()
-    steers_look = False  # its children decide
 
     def __init__(self, *weighted: tuple[SteeringComponent, float]) -> None:
         if not weighted:
@@ -62,8 +67,18 @@ class WeightedBlend(SteeringComponent):
                 raise TypeError(f"weighted[{index}] must be a (component, weight) pair")
             children.append(check_component(f"weighted[{index}] component", pair[0]))
             weights.append(check_real(f"weighted[{index}] weight", pair[1]))
-        self._children = tuple(children)
+        self.adopt("weighted", children)
         self.weights = tuple(weights)
+
+    @classmethod
+    def from_children(
+        cls, children: list[SteeringComponent], values: dict[str, Any]
+    ) -> SteeringComponent:
+        """The blend of ``children`` with ``values["weights"]``, one weight per child."""
+        weights = values.get("weights")
+        if not isinstance(weights, tuple) or len(weights) != len(children):
+            raise ValueError(f"weights must be a list of {len(children)} numbers, one per child")
+        return cls(*zip(children, weights, strict=True))
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         weights = ctx.params(self).weights
@@ -90,7 +105,8 @@ class WeightedBlend(SteeringComponent):
         return f"WeightedBlend({pairs})"
 
 
-class PriorityBlend(SteeringComponent):
+@built_in(lambda the: Arguments(AvoidWalls(), Seek(the.point)))
+class PriorityBlend(Combiner):
     """The force of the first child whose force exceeds ``threshold``; zero if none does.
 
     Order matters: put the components that are silent most of the time first (AvoidWalls,
@@ -107,15 +123,9 @@ class PriorityBlend(SteeringComponent):
     """
 
     threshold: float = param(default=1e-3, ge=0.0, kw_only=True)
-    steers_look = False  # its children decide
 
     def __init__(self, *components: SteeringComponent, threshold: float = 1e-3) -> None:
-        if not components:
-            raise ValueError("components needs at least one component")
-        self._children = tuple(
-            check_component(f"components[{index}]", component)
-            for index, component in enumerate(components)
-        )
+        self.adopt("components", components)
         self.threshold = threshold
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
@@ -148,7 +158,3 @@ class PriorityBlend(SteeringComponent):
             result = np.where(takes, turn, 0.0 if result is None else result)
             undecided &= ~takes
         return result
-
-    def __repr__(self) -> str:
-        children = ", ".join(repr(child) for child in self._children)
-        return f"PriorityBlend({children}, threshold={self.threshold})"

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.gather import Groups, gather_array, gather_groups
 from .._util.validate import check_bool, check_choice, check_point, check_real
-from .gather import Groups, gather_array, gather_groups
 from .targets import TargetRef, TargetTable
 
 if TYPE_CHECKING:
-    from .batches import BatchNode
+    from .._core.batches import BatchNode
 
 
 class _Required:
@@ -158,7 +158,7 @@ class TargetParam(Param):
     """A target: an ``(x, y)`` pair, an object with ``.position``, or a zero-argument callable.
 
     Reading the attribute gives back what was assigned. Gathered as a
-    :class:`~arcade_steering._core.targets.TargetTable` (the frame reads positions from it).
+    :class:`~arcade_steering.component.targets.TargetTable` (the frame reads positions from it).
 
     Args:
         moving: True for a leader: a fixed point is refused (it has no heading to follow).

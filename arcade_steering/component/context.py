@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.batches import BatchNode
+from .._core.gather import Groups, gather_array, gather_groups
+from .._core.neighborhood import AmongLayout, distinct, in_asked_group, kth_distance, union_of
+from .._core.tree import Node
 from .._util.masks import every, finite
 from .._util.vec import FLOAT, lengths
 from ..neighbors import NeighborPairs
-from .batches import BatchNode
 from .frame import BatchFrame, StepFrame
-from .gather import Groups, gather_array, gather_groups
-from .neighborhood import AmongLayout, distinct, in_asked_group, kth_distance, union_of
 from .params import Param, TargetParam
 from .targets import Targets, TargetTable
-from .tree import Node
 
 if TYPE_CHECKING:
     from ..debug import DebugRecorder

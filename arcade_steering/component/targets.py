@@ -18,7 +18,7 @@ from .._util.masks import some
 from .._util.validate import check_point
 
 if TYPE_CHECKING:
-    from .batches import BatchNode
+    from .._core.batches import BatchNode
     from .frame import StepFrame
 
 

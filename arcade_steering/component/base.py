@@ -7,6 +7,7 @@ import weakref
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._core.tree import Listener
 from .params import (
     Param,
     choice,
@@ -18,9 +19,8 @@ from .params import (
     point,
     target,
 )
-from .tree import Listener
 
-__all__ = ["SteeringComponent", "check_component"]
+__all__ = ["Combiner", "SteeringComponent", "check_component"]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -213,3 +213,54 @@ def check_component(name: str, value: Any) -> SteeringComponent:
     if not isinstance(value, SteeringComponent):
         raise TypeError(f"{name} must be a SteeringComponent, got {type(value).__name__}")
     return value
+
+
+class Combiner(SteeringComponent):
+    """A component that blends the forces of child components; combiners nest.
+
+    Write ``__init__`` taking the children, pass them to :meth:`adopt`, and set the declared
+    parameters; in :meth:`~SteeringComponent.steer`, ``ctx.child(index)`` is child
+    ``index``'s force for every agent of the batch (and ``ctx.child_turn(index)`` its turn).
+    Tree data writes the children under ``"children"`` and builds the combiner back with
+    :meth:`from_children`. See "Writing a combiner" on the page "Writing components".
+    """
+
+    steers_look = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        own = "steers_look" in vars(cls)
+        super().__init_subclass__(**kwargs)
+        if not own:
+            cls.steers_look = False  # its turn counts only where its children turn
+
+    def adopt(self, name: str, children: Iterable[Any]) -> None:
+        """Take ``children`` as this combiner's children, checked; ``name`` names the argument
+        in errors (``components[2] must be a SteeringComponent``).
+
+        Raises:
+            TypeError: A child is not a component.
+            ValueError: There is no child.
+        """
+        checked = tuple(
+            check_component(f"{name}[{index}]", child) for index, child in enumerate(children)
+        )
+        if not checked:
+            raise ValueError(f"{name} needs at least one component")
+        self._children = checked
+
+    @classmethod
+    def from_children(
+        cls, children: list[SteeringComponent], values: dict[str, Any]
+    ) -> SteeringComponent:
+        """The combiner of ``children`` with the declared parameters ``values``, as tree data
+        reads it: ``cls(*children, **values)`` unless a combiner says otherwise."""
+        return cls(*children, **values)
+
+    def __repr__(self) -> str:
+        children = ", ".join(repr(child) for child in self._children)
+        shown = "".join(
+            f", {name}={getattr(self, name)!r}"
+            for name in type(self).params
+            if name in self.__dict__
+        )
+        return f"{type(self).__name__}({children}{shown})"

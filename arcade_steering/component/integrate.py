@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._core.arrays import HEADING_MIN_SPEED
+from .._core.batches import Batch
 from .._util.masks import every, some
 from .._util.vec import (
     as_complex,
@@ -17,18 +19,16 @@ from .._util.vec import (
     scale_rows,
     truncate,
 )
-from .batches import Batch
+from ..solid.keep_out import keep_out
 from .context import evaluate, evaluate_turn
 from .frame import BatchFrame, StepFrame
-from .solid import keep_out
 
 if TYPE_CHECKING:
+    from .._core.arrays import AgentArrays
+    from .._core.plan import RowPlan
     from ..geometry import StaticGeometry
-    from .arrays import AgentArrays
-    from .plan import RowPlan
 
 __all__ = [
-    "HEADING_MIN_SPEED",
     "MAX_SUBSTEPS",
     "Undo",
     "forces_now",
@@ -44,8 +44,6 @@ __all__ = [
 #: (``angular`` is not among them: each step writes it before reading it.)
 _STEPPED = ("force", "position", "velocity", "heading", "look", "angular_velocity")
 
-#: Below this speed (px/s) an agent keeps its heading and its sprite does not turn.
-HEADING_MIN_SPEED = 1.0
 
 #: The default most sub-steps of one update (a world's ``max_substeps``): 2 s at 1/30 s each.
 MAX_SUBSTEPS = 60

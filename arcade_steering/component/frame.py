@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .agents import AgentTable
-from .motion import MotionTracker
-from .neighborhood import Neighborhood
+from .._core.agents import AgentTable
+from .._core.motion import MotionTracker
+from .._core.neighborhood import Neighborhood
 
 if TYPE_CHECKING:
+    from .._core.batches import Batch
     from ..debug import DebugRecorder
     from ..geometry import StaticGeometry
-    from .batches import Batch
 
 __all__ = ["BatchFrame", "NativeHook", "StepFrame"]
 
