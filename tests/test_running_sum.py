@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -109,3 +113,58 @@ def test_it_runs_on_numpy_and_says_so() -> None:
     assert not batch.native
     if report.native:  # the extension is there: the batch says what keeps it on numpy
         assert "RunningSum" in batch.reason
+
+
+def _walls_scene_crossings(behavior, updates: int, agents: int) -> tuple[int, float]:
+    """Wall crossings of ``agents`` agents steered by ``behavior(target)`` in the walls
+    benchmark's field (100 short walls, 50 obstacles, closed by four walls), and the largest
+    force any of them got. The agents are not solid: only avoidance keeps them out of walls."""
+    sys.path.insert(0, os.fspath(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import maze_soak  # counts crossings of walls' core lines
+    from scenarios._field import BORDER, SIZE, scatter
+
+    rng = np.random.default_rng(3)
+    field = scatter(rng, 100, (60, 200), 50, (15, 40))
+    world = field.world()
+    border = np.concatenate((BORDER, np.roll(BORDER, -1, axis=0)), axis=1)
+    walls = np.concatenate((field.walls.reshape(-1, 4), border))
+    sprites = [StubSprite(*rng.uniform(20, SIZE - 20, 2)) for _ in range(agents)]
+    targets = rng.uniform(50, SIZE - 50, (agents, 2)).tolist()
+    for sprite, target in zip(sprites, targets, strict=True):
+        options = {"max_speed": 150.0, "max_force": 300.0, "solid": False}
+        world.attach(sprite, behavior(tuple(target)), **options)
+    crossed, strongest = 0, 0.0
+    before = np.array([sprite.position for sprite in sprites])
+    for _ in range(updates):
+        world.update(1 / 60)
+        after = np.array([sprite.position for sprite in sprites])
+        crossed += maze_soak.crossings(before, after, walls)
+        strongest = max(strongest, max(np.hypot(*agent.force) for agent in world.agents))
+        before = after
+    return crossed, strongest
+
+
+def test_wall_avoidance_is_never_starved_by_a_strong_seek_beside_it() -> None:
+    # A Seek asking for up to 20 times the budget, beside wall and obstacle avoidance, agents
+    # not solid: only avoidance keeps them out of walls. Served first, AvoidWalls crosses no
+    # more often than it does when it alone decides (PriorityBlend, the walls benchmark's tree:
+    # 1 crossing in 60,000 agent-steps, an agent squeezed along a wall); in a weighted sum the
+    # Seek drowns it (about 300).
+    def strong_seek(target):
+        return steer.WeightedBlend((steer.Seek(target), 20.0))
+
+    def running_sum(target):
+        avoid = (steer.AvoidWalls(), steer.AvoidObstacles())
+        return steer.RunningSum(*avoid, strong_seek(target), budget=300.0)
+
+    def alone(target):
+        return steer.PriorityBlend(steer.AvoidWalls(), steer.AvoidObstacles(), steer.Seek(target))
+
+    def weighted(target):
+        avoid = ((steer.AvoidWalls(), 1.0), (steer.AvoidObstacles(), 1.0))
+        return steer.WeightedBlend(*avoid, (steer.Seek(target), 20.0))
+
+    crossed, strongest = _walls_scene_crossings(running_sum, updates=600, agents=100)
+    assert strongest <= 300.0 * (1 + 1e-12)
+    assert crossed <= _walls_scene_crossings(alone, updates=600, agents=100)[0]
+    assert _walls_scene_crossings(weighted, updates=600, agents=100)[0] > 50 * max(crossed, 1)
