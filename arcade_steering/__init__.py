@@ -23,6 +23,7 @@ from .behaviors.containment import Containment
 from .behaviors.context_steering import ContextSteering
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
+from .behaviors.jump import Jump, JumpPlan, UnreachableJump, plan_jump
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
@@ -63,6 +64,8 @@ __all__ = [
     "FollowWaypoints",
     "Hide",
     "Interpose",
+    "Jump",
+    "JumpPlan",
     "LookWhereYouAreGoing",
     "MatchVelocity",
     "NativeBatch",
@@ -86,6 +89,7 @@ __all__ = [
     "SteeringContext",
     "SteeringWorld",
     "TreeDataError",
+    "UnreachableJump",
     "Wander",
     "WeightedBlend",
     "WorldSnapshot",
@@ -93,6 +97,7 @@ __all__ = [
     "from_dict",
     "load_world",
     "params",
+    "plan_jump",
     "save_world",
     "slots",
     "testing",

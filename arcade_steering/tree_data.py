@@ -11,11 +11,10 @@ A tree is written as nested dictionaries, one per component: its class name unde
          "tolerance": 2.0}]}
 
 Numbers, strings, booleans and None are written as they are, points as ``[x, y]``, a
-:class:`~arcade_steering.Containment`'s region by its vertices, a
-:class:`~arcade_steering.Path` by its points (``{"path": {"points": ..., "radius": ...}}``).
-Everything else the game owns (sprites, groups, callables, flow fields) is written by name,
-``{"ref": "leader"}``: the game names those objects when writing (``names=``) and gives them
-back by name when reading (``resolve=``).
+:class:`~arcade_steering.Containment`'s region by its vertices, a :class:`~arcade_steering.Path`
+by its points (``{"path": {"points": ..., "radius": ...}}``). Everything else the game owns
+(sprites, groups, callables, flow fields) is written by name, ``{"ref": "leader"}``: the game
+names those objects when writing (``names=``) and gives them back when reading (``resolve=``).
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from .behaviors.containment import Containment, Region
 from .behaviors.context_steering import ContextSteering
 from .behaviors.flow import FollowFlowField
 from .behaviors.group import Alignment, Cohesion, Separation
+from .behaviors.jump import Jump
 from .behaviors.leader import FollowLeader, OffsetPursuit
 from .behaviors.look import Face, LookWhereYouAreGoing, Scan
 from .behaviors.paths import FollowPath, StayOnPath
@@ -81,6 +81,7 @@ BUILT_IN: dict[str, type[SteeringComponent]] = {
         FollowWaypoints,
         Hide,
         Interpose,
+        Jump,
         LookWhereYouAreGoing,
         MatchVelocity,
         OffsetPursuit,
@@ -112,10 +113,9 @@ def to_dict(component: SteeringComponent, *, names: Names | None = None) -> dict
 
     Args:
         component: The root of the tree.
-        names: Names for the objects written by name (sprites, groups, callables, flow
-            fields, paths you want shared): a mapping ``name -> object`` (matched by
-            identity; the same mapping serves :func:`from_dict`), or a function returning
-            an object's name or None.
+        names: Names for the objects written by name (sprites, groups, callables, flow fields,
+            paths you want shared): a mapping ``name -> object`` (matched by identity; the same
+            mapping serves :func:`from_dict`), or a function returning an object's name or None.
 
     Returns:
         ``{"version": FORMAT_VERSION, "type": ..., ...}``.

@@ -226,6 +226,10 @@ BUILDERS: dict[str, Callable[..., steer.SteeringComponent]] = {
     ),
     "Hide": lambda env, **kw: steer.Hide(**{"hunter": env.leader, **kw}),
     "Interpose": lambda env, **kw: steer.Interpose(**{"a": env.leader, "b": P, **kw}),
+    "Jump": lambda env, **kw: steer.Jump(
+        **{"takeoff": (0, 0), "landing": (120, 30), "gravity": 900.0, "jump_speed": 500.0}
+        | {"run_speed": 250.0, **kw}
+    ),
     "MatchVelocity": lambda env, **kw: steer.MatchVelocity(**{"target": env.leader, **kw}),
     "OffsetPursuit": lambda env, **kw: steer.OffsetPursuit(
         **{"leader": env.leader, "offset": (-20.0, 10.0), **kw}
