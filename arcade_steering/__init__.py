@@ -24,6 +24,8 @@ from .behaviors.flow import FollowFlowField as FollowFlowField
 from .behaviors.group import Alignment as Alignment
 from .behaviors.group import Cohesion as Cohesion
 from .behaviors.group import Separation as Separation
+from .behaviors.jump import Jump as Jump
+from .behaviors.jump import JumpPlan, UnreachableJump, plan_jump
 from .behaviors.leader import FollowLeader as FollowLeader
 from .behaviors.leader import OffsetPursuit as OffsetPursuit
 from .behaviors.look import Face as Face
@@ -70,6 +72,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Combiner",
     "FlowField",
+    "JumpPlan",
     "NativeBatch",
     "NativeReport",
     "Path",
@@ -83,11 +86,13 @@ __all__ = [
     "SteeringContext",
     "SteeringWorld",
     "TreeDataError",
+    "UnreachableJump",
     "WorldSnapshot",
     "formations",
     "from_dict",
     "load_world",
     "params",
+    "plan_jump",
     "save_world",
     "slots",
     "testing",
