@@ -170,7 +170,30 @@ def _run(*command: str | Path, **kwargs) -> str:
 
 
 #: What a checkout holds besides its sources: not copied to build from.
-LOCAL_FILES = (".git", "*.egg-info", "build", "dist", "site", ".venv", "__pycache__", ".*_cache")
+#: The in-place build of the extension is one too: the wheel must compile its own.
+LOCAL_FILES = (
+    ".git",
+    "*.egg-info",
+    "build",
+    "dist",
+    "site",
+    ".venv",
+    "__pycache__",
+    ".*_cache",
+    "_kernel.*",
+)
+
+
+def test_release_wheels_are_one_abi3_wheel_per_platform() -> None:
+    # The limited API's version is the oldest Python the package supports, and cibuildwheel
+    # builds for that one only: its wheel serves every later CPython.
+    project = _pyproject()
+    assert project["project"]["requires-python"] == ">=3.10"
+    assert project["tool"]["distutils"]["bdist_wheel"]["py-limited-api"] == "cp310"
+    cibuildwheel = project["tool"]["cibuildwheel"]
+    assert cibuildwheel["build"] == "cp310-*"
+    # Its test fails on a wheel without the compiled extension.
+    assert 'python -c "import arcade_steering._native._kernel"' in cibuildwheel["test-command"]
 
 
 @pytest.mark.slow
@@ -192,6 +215,10 @@ def test_the_built_distributions_install_and_run_the_demo(tmp_path: Path) -> Non
         metadata = archive.read(f"{info}/METADATA").decode()
     assert {name.split("/")[0] for name in names} == {"arcade_steering", info}
     assert "arcade_steering/demo/level.tmj" in names
+    # The compiled extension, for every CPython from 3.10 on (the limited API).
+    assert wheel.name.split("-")[2:4] == ["cp310", "abi3"]
+    extension = "_kernel.pyd" if os.name == "nt" else "_kernel.abi3.so"
+    assert f"arcade_steering/_native/{extension}" in names
     assert f"Version: {arcade_steering.__version__}\n" in metadata
     with tarfile.open(sdist) as archive:
         members = {name.partition("/")[2] for name in archive.getnames()}
@@ -213,6 +240,17 @@ def test_the_built_distributions_install_and_run_the_demo(tmp_path: Path) -> Non
     ):
         summary = json.loads(_run(*command, env=env, cwd=tmp_path).strip().splitlines()[-1])
         assert summary["frames"] == 30 and summary["followers"] == 3
+    # The installed package steers with the wheel's extension.
+    native = (
+        "import arcade_steering as steer\n"
+        "from arcade_steering.testing import StubSprite\n"
+        "world = steer.SteeringWorld()\n"
+        "world.attach(StubSprite(0.0, 0.0), steer.Arrive(target=(100.0, 0.0)))\n"
+        "world.update(1 / 60)\n"
+        "print(steer.__file__, world.native_report().native)\n"
+    )
+    location, is_native = _run(bin_dir / "python", "-c", native, env=env, cwd=tmp_path).split()
+    assert Path(location).is_relative_to(env_dir) and is_native == "True"
     # The checkout's shim is not installed: the name is too generic to claim.
     shim = subprocess.run(
         [bin_dir / "python", "-c", "import demo_game"],
