@@ -12,7 +12,7 @@ import numpy as np
 
 from .._util.masks import every, some
 from .._util.vec import as_complex, as_points, lengths, normalize, put_rows, scale_rows, truncate
-from ..path.pack import PathPack
+from ..path.pack import PackPoint, PathPack
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
 #: Below this share of its ``max_speed`` an agent is steered even inside the tube, so an agent
@@ -126,147 +126,70 @@ def follow_path(
     Returns:
         A :class:`FollowStep`.
     """
-    n = len(position)
     length = pack.per_row(pack.length, which)  # a scalar when all follow one path
     closed = pack.per_row(pack.closed, which)
-    progress, sense, homing = state
+    # Predict: where each agent will be, moving relative to the path.
     speed = lengths(velocity)
-    # Motion relative to the path (the velocity itself on a path that stands still).
     relative = velocity if path_velocity is None else velocity - path_velocity
     predicted = position + scale_rows(relative, params.prediction)
     ahead = np.maximum(params.min_look_ahead, speed * params.look_ahead)
-
-    fresh = np.isnan(progress)
-    if some(fresh):  # a new agent starts from its nearest point, searching the whole path
-        progress = progress.copy()
-        progress[fresh] = pack.project_all(which[fresh], position[fresh]).distance
-        homing = np.where(fresh, 0.0, homing)
-
-    # Far enough for a step's motion plus the prediction of an agent that just started; on a
-    # loop, short of the far side (a window as long as the loop would search it all).
-    reach = 1.5 * max_speed * (params.prediction + 2.0 * dt) + 1.0
-    if not pack.any_open:
-        np.minimum(reach, 0.5 * length, out=reach)
-    elif pack.any_closed:
-        reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
+    # Project: the prediction onto the path, searched only a window ahead of the progress.
+    progress, sense, homing = _start_fresh(pack, which, position, state)
     forward = sense > 0.0
-    all_forward = every(forward)
-    if all_forward:
-        lo, hi = progress, progress + reach
-    else:
-        lo = np.where(forward, progress, progress - reach)
-        hi = np.where(forward, progress + reach, progress)
-    near = pack.project(which, predicted, lo, hi)
-    progress = near.distance
-    normal, tangent = near.point, near.tangent
-
-    # The end each agent walks to (open paths only: a loop has none, nor any way home).
-    end = np.where(forward, length, 0.0) if pack.any_open else length
-    going_home = None
-    if pack.any_open:
-        if at_end != "stop":
-            done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
-            if at_end == "reverse":
-                sense = np.where(done, -sense, sense)
-                end = np.where(done, length - end, end)
-                all_forward = every(sense > 0.0)
-            else:  # loop: head back to the start, then follow again from there
-                homing = np.where(done, 1.0, homing)
-        going_home = homing > 0.0
-        if some(going_home):
-            homing = np.array(homing, dtype=float)
-            start = (length - end)[going_home]
-            home = pack.point_at(which[going_home], start)
-            progress[going_home] = start
-            normal[going_home] = home.point
-            arrived = lengths(position[going_home] - home.point) <= np.maximum(
-                home.radius, ahead[going_home]
-            )
-            homing[going_home] = np.where(arrived, 0.0, 1.0)
-        else:
-            going_home = None
-
-    along = relative * tangent
-    along = along[:, 0] + along[:, 1]
-    if not all_forward:
-        along *= sense
-    slow = speed < SLOW_FRACTION * max_speed
-    steering = near.offset > near.radius
-    steering |= along < 0.0
-    steering |= slow
+    near = _project_ahead(
+        pack, which, predicted, progress, forward, length, closed, max_speed, params, dt
+    )
+    progress, normal = near.distance, near.point
+    # Ends: an open path's end turns an agent round or sends it home.
+    ends = _at_ends(pack, which, position, ahead, length, closed, near, sense, homing, at_end)
+    sense, homing, going_home = ends.sense, ends.homing, ends.going_home
+    all_forward = every(sense > 0.0)
+    # Decide: who seeks a target and who only corrects its speed inside the tube.
+    slow, steering = _who_steers(near, relative, sense, all_forward, speed, max_speed)
     if going_home is not None:
         steering |= going_home
-    if always:
-        steering[:] = True
-    stop = at_end == "stop" and pack.any_open
-    if stop:
-        # Braking for the end may start only where Arrive at the end point itself would ask
-        # for less than full speed: the way along the path is never shorter than straight.
-        open_path = ~pack.closed[which] if pack.any_closed else np.ones(n, dtype=bool)
-        end_point = pack.ends[which, forward.astype(np.intp)]
-        straight = arrive_velocity(
-            position,
-            end_point,
-            max_speed,
-            max_acceleration,
-            response_time,
-            params.slowing_radius,
-            params.tolerance,
+    steering |= always
+    open_path = near_end = None
+    if at_end == "stop" and pack.any_open:
+        open_path, near_end = _braking_zone(
+            pack, which, position, forward, max_speed, max_acceleration, response_time, params
         )
-        near_end = open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
-    # Inside the tube only the speed is corrected, along the agent's own heading: zero once at
-    # full speed (Reynolds' "keep going"), yet an agent never crawls along. Such an agent is
-    # not slow, so its speed is not zero. As complex numbers ``x + iy`` until the force.
-    velocity_c = as_complex(velocity)
-    desired = velocity_c * (max_speed / np.where(slow, 1.0, speed))
+    # Keep going: inside the tube only the speed is corrected, along the agent's own heading:
+    # zero once at full speed (Reynolds' "keep going"), yet an agent never crawls along. Such
+    # an agent is not slow, so its speed is not zero. As complex ``x + iy`` until the force.
+    desired = as_complex(velocity) * (max_speed / np.where(slow, 1.0, speed))
     new_state = FollowState(progress, sense, homing)
-    # Targets (and their seeks) only for the agents that may steer: on course, most do not.
-    # ``rows(a)`` gathers those agents' rows of ``a``.
-    steerers = ((steering | near_end) if stop else steering).nonzero()[0]
-    chosen = None if all_targets or len(steerers) == n else steerers
+    # Choose: targets (and their seeks) only for the agents that may steer; on course, most
+    # do not.
+    steerers = ((steering | near_end) if near_end is not None else steering).nonzero()[0]
+    chosen = None if all_targets or len(steerers) == len(position) else steerers
     if chosen is not None and not len(chosen):  # nobody steers: no target, no seek
         force = velocity_force(as_points(desired), velocity, response_time)
         return FollowStep(force, new_state, predicted, normal, normal, steering)
-
-    def rows(values: np.ndarray) -> np.ndarray:
-        return values if chosen is None else values.take(chosen, axis=0)
-
+    pick = _Rows(chosen)
+    # Aim: the target a look-ahead further along the path (the normal point going home).
     aim = pack.point_at(
-        rows(which), rows(progress) + rows(sense * ahead if not all_forward else ahead)
+        pick(which), pick(progress) + pick(sense * ahead if not all_forward else ahead)
     )
-    if chosen is None:
-        target = aim.point
-    else:
-        target = normal.copy()
-        put_rows(target, chosen, aim.point)
+    target = pick.spread(normal, aim.point)
     if going_home is not None:
         target[going_home] = normal[going_home]
-    position_chosen, target_chosen, max_speed_chosen = rows(position), rows(target), rows(max_speed)
-    wanted = seek_velocity(position_chosen, target_chosen, max_speed_chosen)
+    # Seek: the target, moving with the path.
+    wanted = seek_velocity(pick(position), pick(target), pick(max_speed))
     if path_velocity is not None:  # seek the target as it moves with the path
-        wanted = truncate(wanted + rows(path_velocity), max_speed_chosen)
-    steering_chosen = rows(steering)
-    if stop:  # arrive at the end, braking for the distance left along the path
-        m = rows(open_path).nonzero()[0]
-        p, t = position_chosen.take(m, axis=0), target_chosen.take(m, axis=0)
-        remaining = lengths(t - p) + np.abs(rows(end).take(m) - aim.distance.take(m))
-        top = max_speed_chosen.take(m)
-        arrive = arrive_velocity(
-            p,
-            p + scale_rows(normalize(t - p), remaining),
-            top,
-            rows(max_acceleration).take(m),
-            rows(response_time).take(m),
-            rows(params.slowing_radius).take(m),
-            rows(params.tolerance).take(m),
+        wanted = truncate(wanted + pick(path_velocity), pick(max_speed))
+    steering_chosen = pick(steering)
+    if open_path is not None:
+        # Brake: arrive at the end, braking for the distance left along the path.
+        limits = (max_speed, max_acceleration, response_time)
+        steering_chosen = _brake_for_end(
+            pick, aim, target, wanted, steering_chosen, open_path, ends, position, limits, params
         )
-        put_rows(wanted, m, arrive)
-        steering_chosen = steering_chosen.copy()
-        steering_chosen[m] |= lengths(arrive) < top * (1.0 - 1e-9)
         if chosen is None:
             steering = steering_chosen
         else:
             steering[chosen] = steering_chosen
+    # Blend: the seek for the agents that steer, the speed correction for the others.
     wanted_c = as_complex(wanted)
     if chosen is None:
         desired = np.where(steering_chosen, wanted_c, desired)
@@ -274,3 +197,200 @@ def follow_path(
         desired[chosen] = np.where(steering_chosen, wanted_c, desired.take(chosen))
     force = velocity_force(as_points(desired), velocity, response_time)
     return FollowStep(force, new_state, predicted, normal, target, steering)
+
+
+class _Ends(NamedTuple):
+    """What the ends of open paths made of the agents, ``(n,)`` arrays."""
+
+    end: np.ndarray  # the end each agent walks to, px along its path
+    sense: np.ndarray
+    homing: np.ndarray
+    going_home: np.ndarray | None  # who heads back to the start, None for nobody
+
+
+class _Rows(NamedTuple):
+    """Gathers the rows of the agents ``chosen`` to steer (None: every agent)."""
+
+    chosen: np.ndarray | None
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        """The chosen agents' rows of ``values``."""
+        return values if self.chosen is None else values.take(self.chosen, axis=0)
+
+    def spread(self, base: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """``base`` ``(n, 2)`` with the chosen agents' rows set to ``values`` (a copy), or
+        ``values`` itself when every agent is chosen."""
+        if self.chosen is None:
+            return values
+        out = base.copy()
+        put_rows(out, self.chosen, values)
+        return out
+
+
+def _start_fresh(
+    pack: PathPack, which: np.ndarray, position: np.ndarray, state: FollowState
+) -> FollowState:
+    """``state`` with each new agent (NaN progress) started from its nearest point, searching
+    the whole path."""
+    progress, sense, homing = state
+    fresh = np.isnan(progress)
+    if some(fresh):
+        progress = progress.copy()
+        progress[fresh] = pack.project_all(which[fresh], position[fresh]).distance
+        homing = np.where(fresh, 0.0, homing)
+    return FollowState(progress, sense, homing)
+
+
+def _project_ahead(
+    pack: PathPack,
+    which: np.ndarray,
+    predicted: np.ndarray,
+    progress: np.ndarray,
+    forward: np.ndarray,
+    length: np.ndarray,
+    closed: np.ndarray,
+    max_speed: np.ndarray,
+    params: FollowParams,
+    dt: float,
+) -> PackPoint:
+    """The normal points: ``predicted`` projected onto the paths within a window from
+    ``progress`` on, the way each agent walks (back for those not ``forward``)."""
+    # Far enough for a step's motion plus the prediction of an agent that just started; on a
+    # loop, short of the far side (a window as long as the loop would search it all).
+    reach = 1.5 * max_speed * (params.prediction + 2.0 * dt) + 1.0
+    if not pack.any_open:
+        np.minimum(reach, 0.5 * length, out=reach)
+    elif pack.any_closed:
+        reach = np.where(closed, np.minimum(reach, 0.5 * length), reach)
+    if every(forward):
+        lo, hi = progress, progress + reach
+    else:
+        lo = np.where(forward, progress, progress - reach)
+        hi = np.where(forward, progress + reach, progress)
+    return pack.project(which, predicted, lo, hi)
+
+
+def _at_ends(
+    pack: PathPack,
+    which: np.ndarray,
+    position: np.ndarray,
+    ahead: np.ndarray,
+    length: np.ndarray,
+    closed: np.ndarray,
+    near: PackPoint,
+    sense: np.ndarray,
+    homing: np.ndarray,
+    at_end: str,
+) -> _Ends:
+    """Turn round (``"reverse"``) or send home (``"loop"``) the agents at an open path's end;
+    an agent going home has its normal point (in ``near``, updated in place) at the start."""
+    forward = sense > 0.0
+    # The end each agent walks to (open paths only: a loop has none, nor any way home).
+    end = np.where(forward, length, 0.0) if pack.any_open else length
+    if not pack.any_open:
+        return _Ends(end, sense, homing, None)
+    progress = near.distance
+    if at_end != "stop":
+        done = ~closed & ((end - progress) * sense <= _END_EPS * (1.0 + length))
+        if at_end == "reverse":
+            sense = np.where(done, -sense, sense)
+            end = np.where(done, length - end, end)
+        else:  # loop: head back to the start, then follow again from there
+            homing = np.where(done, 1.0, homing)
+    going_home = homing > 0.0
+    if not some(going_home):
+        return _Ends(end, sense, homing, None)
+    homing = np.array(homing, dtype=float)
+    start = (length - end)[going_home]
+    home = pack.point_at(which[going_home], start)
+    progress[going_home] = start
+    near.point[going_home] = home.point
+    arrived = lengths(position[going_home] - home.point) <= np.maximum(
+        home.radius, ahead[going_home]
+    )
+    homing[going_home] = np.where(arrived, 0.0, 1.0)
+    return _Ends(end, sense, homing, going_home)
+
+
+def _who_steers(
+    near: PackPoint,
+    relative: np.ndarray,
+    sense: np.ndarray,
+    all_forward: bool,
+    speed: np.ndarray,
+    max_speed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(slow, steering)``: the agents too slow, and those that seek their target because
+    the prediction left the tube, they go the wrong way or they are slow."""
+    along = relative * near.tangent
+    along = along[:, 0] + along[:, 1]
+    if not all_forward:
+        along *= sense
+    slow = speed < SLOW_FRACTION * max_speed
+    steering = near.offset > near.radius
+    steering |= along < 0.0
+    steering |= slow
+    return slow, steering
+
+
+def _braking_zone(
+    pack: PathPack,
+    which: np.ndarray,
+    position: np.ndarray,
+    forward: np.ndarray,
+    max_speed: np.ndarray,
+    max_acceleration: np.ndarray,
+    response_time: np.ndarray,
+    params: FollowParams,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(open_path, near_end)``: the agents on open paths, and those that may brake for the
+    end: where Arrive at the end point itself would ask for less than full speed (the way
+    along the path is never shorter than straight)."""
+    n = len(position)
+    open_path = ~pack.closed[which] if pack.any_closed else np.ones(n, dtype=bool)
+    end_point = pack.ends[which, forward.astype(np.intp)]
+    straight = arrive_velocity(
+        position,
+        end_point,
+        max_speed,
+        max_acceleration,
+        response_time,
+        params.slowing_radius,
+        params.tolerance,
+    )
+    return open_path, open_path & (lengths(straight) < max_speed * (1.0 - 1e-9))
+
+
+def _brake_for_end(
+    pick: _Rows,
+    aim: PackPoint,
+    target: np.ndarray,
+    wanted: np.ndarray,
+    steering: np.ndarray,
+    open_path: np.ndarray,
+    ends: _Ends,
+    position: np.ndarray,
+    limits: tuple[np.ndarray, np.ndarray, np.ndarray],
+    params: FollowParams,
+) -> np.ndarray:
+    """Replace the chosen agents' ``wanted`` velocities (in place) on open paths by an arrival
+    at the end, braking for the distance left along the path; returns the chosen agents'
+    steering with those braking added. ``limits``: max speed, acceleration, response time."""
+    max_speed, max_acceleration, response_time = limits
+    m = pick(open_path).nonzero()[0]
+    p, t = pick(position).take(m, axis=0), pick(target).take(m, axis=0)
+    remaining = lengths(t - p) + np.abs(pick(ends.end).take(m) - aim.distance.take(m))
+    top = pick(max_speed).take(m)
+    arrive = arrive_velocity(
+        p,
+        p + scale_rows(normalize(t - p), remaining),
+        top,
+        pick(max_acceleration).take(m),
+        pick(response_time).take(m),
+        pick(params.slowing_radius).take(m),
+        pick(params.tolerance).take(m),
+    )
+    put_rows(wanted, m, arrive)
+    steering = steering.copy()
+    steering[m] |= lengths(arrive) < top * (1.0 - 1e-9)
+    return steering

@@ -35,7 +35,7 @@ import numpy as np
 
 from .._util.masks import every, some
 from .._util.vec import stack_columns
-from ._cells import CELL_MARGIN
+from ._cells import CELL_MARGIN, CellGrid
 from .pairs import NeighborPairs
 from .radius import RadiusIndex
 
@@ -121,91 +121,115 @@ class NeighborIndex(RadiusIndex):
         over the same agents, computes them itself)."""
         n = len(self._positions)
         q = len(rows)
+        # Check: the arguments, and how many neighbours each agent wants (none: no scan).
         radius, _ = self._check_radius(radius, q)
         candidates = self._check_candidates(candidates, n)
-        k = np.asarray(k)
-        if k.dtype.kind not in "iu":
-            raise TypeError("k must be an integer or an integer array")
-        if k.shape not in ((), (q,)):
-            raise ValueError(f"k must be a scalar or have shape (q,) with q={q}")
-        if k.size and k.min() < 0:
-            raise ValueError("k must be >= 0")
-        want = np.minimum(np.broadcast_to(k, (q,)), n - 1).astype(np.intp)
+        want = _wanted(k, q, n)
         todo = np.flatnonzero(want > 0)
         if not len(todo):
             return np.empty(0, np.intp), np.empty(0, np.intp), np.empty(0)
         radius = np.broadcast_to(radius, (q,))
-
-        sub = rows.take(todo)
-        sub_want = want.take(todo)
-        sub_radius = radius.take(todo)
-        if guess is None:
-            guess = self._guess_reach(sub, sub_want)
-        else:
-            guess = np.asarray(guess, dtype=np.float64)
-            if guess.shape != (q,):
-                raise ValueError(f"guess must have shape (q,) with q={q}")
-            guess = np.abs(guess.take(todo))
-            unknown = np.flatnonzero(np.isnan(guess))
-            if len(unknown):
-                guess[unknown] = self._guess_reach(sub.take(unknown), sub_want.take(unknown))
-        guess = np.minimum(guess * _GUESS_PAD, sub_radius)
-        # Cells of a fraction of the typical guess: a guess spans a few cells each side.
+        sub, sub_want, sub_radius = rows.take(todo), want.take(todo), radius.take(todo)
+        # Guess: about how far each agent's k-th neighbour is, padded, within its radius.
+        guess = np.minimum(
+            self._checked_guess(guess, q, todo, sub, sub_want) * _GUESS_PAD, sub_radius
+        )
+        # Grid: cells of a fraction of the typical guess: a guess spans a few cells each side.
         size = float(np.median(guess)) / _CELLS_PER_GUESS
         grid = self._grid_of_size(2.0 ** math.floor(math.log2(size)) if size > 0.0 else 0.0)
         reach = np.ceil(guess / grid.cell_size).astype(np.intp)
-
         found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         while len(todo):
-            widest = max(grid.nx, grid.ny)
-            cells = sub_radius / grid.cell_size
-            top = np.minimum(np.ceil(cells + cells * 1e-12 + CELL_MARGIN), widest)
-            top = np.maximum(top, 1).astype(np.intp)
+            top = _reach_limit(grid, sub_radius)
             np.clip(reach, 1, top, out=reach)
             now = np.flatnonzero(reach <= _MAX_REACH)
             if not len(now):
-                # Everyone left has far to go: on to cells 4x larger, rather than scanning
-                # very many columns of small ones.
+                # Coarsen: everyone left has far to go: on to cells 4x larger, rather than
+                # scanning very many columns of small ones.
                 coarser = self._grid_of_size(4.0 * grid.cell_size)
                 reach = np.ceil(reach * (grid.cell_size / coarser.cell_size)).astype(np.intp)
                 grid = coarser
                 continue
-            scan, scan_reach = sub.take(now), reach.take(now)
-            # Every agent within `complete` px is in the scanned cells.
-            complete = (scan_reach - CELL_MARGIN) * (grid.cell_size / (1.0 + 1e-12))
-            complete[scan_reach >= widest] = math.inf
-            limit = np.minimum(complete, sub_radius.take(now))
-            start, counts, first = grid.ragged_ranges(scan, scan_reach)
-            per_row = np.add.reduceat(counts, first[:-1])
-            asker, other, _, dist2 = self._scan(
-                grid, scan, limit * limit, start, counts, first, per_row, candidates, False
+            # Scan: each agent's nearest in the cells within its reach.
+            done, (asker, other, dist2) = self._scan_nearest(
+                grid,
+                sub.take(now),
+                reach.take(now),
+                top.take(now),
+                sub_want.take(now),
+                sub_radius.take(now),
+                candidates,
             )
-            count = np.bincount(asker, minlength=len(now))
-            scan_want = sub_want.take(now)
-            done = count >= scan_want
-            done |= scan_reach >= top.take(now)
-            if not every(done):
-                keep = np.flatnonzero(done.take(asker))
-                asker, other, dist2 = asker.take(keep), other.take(keep), dist2.take(keep)
-                count *= done
-            pick = _nearest_first(asker, dist2, count, scan_want)
-            found.append(
-                (todo.take(now).take(asker.take(pick)), other.take(pick), dist2.take(pick))
-            )
-            # Who is still short of k neighbours looks twice as far.
+            found.append((todo.take(now).take(asker), other, dist2))
+            # Widen: who is still short of k neighbours looks twice as far.
             reach[now] *= 2
             left = np.ones(len(todo), dtype=bool)
             left[now.compress(done)] = False
             left = np.flatnonzero(left)
             todo, sub, sub_want = todo.take(left), sub.take(left), sub_want.take(left)
             sub_radius, reach = sub_radius.take(left), reach.take(left)
-
         if len(found) == 1:
             return found[0]
-        # Rounds finish different agents: group the pairs by agent again.
+        # Merge: rounds finish different agents: group the pairs by agent again.
         query, other, dist2 = (np.concatenate(part) for part in zip(*found, strict=True))
         order = query.argsort(kind="stable")
         return query.take(order), other.take(order), dist2.take(order)
+
+    def _checked_guess(
+        self,
+        guess: np.ndarray | None,
+        q: int,
+        todo: np.ndarray,
+        rows: np.ndarray,
+        want: np.ndarray,
+    ) -> np.ndarray:
+        """The distances (px) of the k-th neighbours of agents ``todo`` (of ``q``) at
+        ``rows``: as ``guess`` tells, else (None or NaN) as :meth:`_guess_reach` estimates."""
+        if guess is None:
+            return self._guess_reach(rows, want)
+        guess = np.asarray(guess, dtype=np.float64)
+        if guess.shape != (q,):
+            raise ValueError(f"guess must have shape (q,) with q={q}")
+        guess = np.abs(guess.take(todo))
+        unknown = np.flatnonzero(np.isnan(guess))
+        if len(unknown):
+            guess[unknown] = self._guess_reach(rows.take(unknown), want.take(unknown))
+        return guess
+
+    def _scan_nearest(
+        self,
+        grid: CellGrid,
+        rows: np.ndarray,
+        reach: np.ndarray,
+        top: np.ndarray,
+        want: np.ndarray,
+        radius: np.ndarray,
+        candidates: np.ndarray | None,
+    ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Scan ``reach`` cells each side of agents ``rows`` for their ``want`` nearest.
+
+        Returns:
+            ``(done, (asker, other, dist2))``: which agents are done (they found ``want``, or
+            scanned as far as ``top`` cells) and the pairs kept of those, nearest first.
+        """
+        # Every agent within `complete` px is in the scanned cells.
+        complete = (reach - CELL_MARGIN) * (grid.cell_size / (1.0 + 1e-12))
+        complete[reach >= max(grid.nx, grid.ny)] = math.inf
+        limit = np.minimum(complete, radius)
+        start, counts, first = grid.ragged_ranges(rows, reach)
+        per_row = np.add.reduceat(counts, first[:-1])
+        asker, other, _, dist2 = self._scan(
+            grid, rows, limit * limit, start, counts, first, per_row, candidates, False
+        )
+        count = np.bincount(asker, minlength=len(rows))
+        done = count >= want
+        done |= reach >= top
+        if not every(done):
+            keep = np.flatnonzero(done.take(asker))
+            asker, other, dist2 = asker.take(keep), other.take(keep), dist2.take(keep)
+            count *= done
+        pick = _nearest_first(asker, dist2, count, want)
+        return done, (asker.take(pick), other.take(pick), dist2.take(pick))
 
     def _guess_reach(self, rows: np.ndarray, want: np.ndarray) -> np.ndarray:
         """For each asking agent, about how far its ``want`` nearest agents reach, px.
@@ -228,6 +252,27 @@ class NeighborIndex(RadiusIndex):
                 break
             cell = float(np.median(guess))
         return guess
+
+
+def _wanted(k: int | np.ndarray, q: int, n: int) -> np.ndarray:
+    """How many neighbours each of ``q`` asking agents wants: ``k``, checked, at most the
+    ``n - 1`` others."""
+    k = np.asarray(k)
+    if k.dtype.kind not in "iu":
+        raise TypeError("k must be an integer or an integer array")
+    if k.shape not in ((), (q,)):
+        raise ValueError(f"k must be a scalar or have shape (q,) with q={q}")
+    if k.size and k.min() < 0:
+        raise ValueError("k must be >= 0")
+    return np.minimum(np.broadcast_to(k, (q,)), n - 1).astype(np.intp)
+
+
+def _reach_limit(grid: CellGrid, radius: np.ndarray) -> np.ndarray:
+    """The most cells each side an agent scans: its ``radius`` (px), at most the grid."""
+    widest = max(grid.nx, grid.ny)
+    cells = radius / grid.cell_size
+    top = np.minimum(np.ceil(cells + cells * 1e-12 + CELL_MARGIN), widest)
+    return np.maximum(top, 1).astype(np.intp)
 
 
 def _nearest_first(

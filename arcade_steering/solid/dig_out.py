@@ -10,7 +10,7 @@ slides on along what stopped it, as a clear circle's sweep does. Where no clear 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -55,7 +55,8 @@ def dig_out(
     """
     radius, start = radius[rows], source[rows]
     motion = place[rows] - start
-    room = np.abs(motion)  # how far the centre may go
+    # Reach: how far each centre may go, and every shape within it (one broad phase).
+    room = np.abs(motion)
     room += radius
     room += depth
     room += DIG_REACH
@@ -67,7 +68,60 @@ def dig_out(
     # Framed for circles of radius 0: each pair's grown radius is its shape's own.
     every = frame_pairs(frames, found, shapes, 0.0)[0]
     where, velocity = start.copy(), speed[rows]
-    # The first move: the motion and the push out from where it ends, as one.
+    # First move: the motion and the push out from where it ends, as one.
+    moves: _Moves | None = _first_moves(frames, every, found, start, motion, radius, velocity)
+    for push in range(PUSHES):
+        if moves is None:
+            break
+        # Move: guarded, kept within the broad phase's reach of the start.
+        active = moves.active
+        here, origin, reach = where[active], start[active], room[active]
+        away = moves.goal - origin
+        goal = origin + away * np.minimum(1.0, reach / np.maximum(np.abs(away), SKIN))
+        moved, met, touched = yield from _guarded(
+            frames, here, goal, moves.pairs, moves.local, moves.grow, moves.depth, moves.outward
+        )
+        where[active] = moved
+        velocity[active] = without_inward(velocity[active], met)
+        # Go on: those that moved, and once those stopped at once by a shape they do not
+        # overlap, to slide along it; the others are wedged.
+        stuck = np.abs(moved - here) <= SKIN
+        go = (~stuck | (touched & ~moves.blocked)).nonzero()[0]
+        if len(go) == 0 or push == PUSHES - 1:
+            break
+        # Next move: a push out, or the rest of a move cut short.
+        rest = goal[go] - moved[go]  # zero where the move got there
+        moves = _next_moves(
+            frames, every, active[go], rest, met[go], stuck[go], where, radius, velocity
+        )
+    place[rows], speed[rows] = where, velocity
+
+
+class _Moves(NamedTuple):
+    """The circles still moving (indices into the dug-out ones, ascending), where to, and
+    their candidate pairs with their overlaps where they are (as :func:`_guarded` takes)."""
+
+    active: np.ndarray
+    pairs: FramedPairs
+    goal: np.ndarray
+    local: np.ndarray
+    grow: np.ndarray
+    depth: np.ndarray
+    outward: np.ndarray
+    blocked: np.ndarray  # the last move went nowhere
+
+
+def _first_moves(
+    frames: LocalFrames,
+    every: FramedPairs,
+    found: np.ndarray,
+    start: np.ndarray,
+    motion: np.ndarray,
+    radius: np.ndarray,
+    velocity: np.ndarray,
+) -> _Moves:
+    """Every circle's first move: its ``motion`` and the push out of what it overlaps where
+    that ends; ``velocity`` loses its part into those shapes (in place)."""
     local, grow = every.local(start), radius[found]
     depth, outward = overlaps(frames, every, local, grow)
     goal = start + motion
@@ -75,47 +129,44 @@ def dig_out(
     circles, move, out = _pushes(radius, found, after, normal)
     velocity[circles] = without_inward(velocity[circles], out)
     goal[circles] += move
-    active, pairs, here, origin, reach = np.arange(len(rows)), every, start, start, room
-    blocked = np.zeros(len(rows), dtype=bool)  # the last move went nowhere
-    for push in range(PUSHES):
-        # Kept within the broad phase's reach of the start.
-        away = goal - origin
-        goal = origin + away * np.minimum(1.0, reach / np.maximum(np.abs(away), SKIN))
-        moved, met, touched = yield from _guarded(
-            frames, here, goal, pairs, local, grow, depth, outward
-        )
-        where[active] = moved
-        velocity[active] = without_inward(velocity[active], met)
-        # On: those that moved, and once those stopped at once by a shape they do not
-        # overlap, to slide along it; the others are wedged.
-        stuck = np.abs(moved - here) <= SKIN
-        go = (~stuck | (touched & ~blocked)).nonzero()[0]
-        if len(go) == 0 or push == PUSHES - 1:
-            break
-        rest = goal[go] - moved[go]  # zero where the move got there
-        active, met, blocked = active[go], met[go], stuck[go]
-        pairs = _pairs_of(every, active, len(rows))[0]
-        here, size = where[active], radius[active]
-        local, grow = pairs.local(here), size[pairs.rows]
-        depth, outward = overlaps(frames, pairs, local, grow)
-        circles, move, out = _pushes(size, pairs.rows, depth, outward)
-        velocity[active[circles]] = without_inward(velocity[active[circles]], out)
-        # The next move: the push out of what it still overlaps for one that got there; the
-        # rest of its move for one cut short, along what stopped it and no deeper into the
-        # shape it is deepest in (none where those two meet: a corner).
-        fresh = rest[circles] == 0.0
-        rest[circles[fresh]] = move[fresh]
-        deepest = np.zeros(len(active), dtype=complex)
-        deepest[circles] = out
-        rest = slide(without_inward(rest, met), deepest, met)
-        going = (np.abs(rest) > SKIN).nonzero()[0]
-        if len(going) == 0:
-            break
-        pairs, chosen = _pairs_of(pairs, going, len(active))
-        local, grow, depth, outward = local[chosen], grow[chosen], depth[chosen], outward[chosen]
-        active, here, blocked = active[going], here[going], blocked[going]
-        goal, origin, reach = here + rest[going], start[active], room[active]
-    place[rows], speed[rows] = where, velocity
+    n = len(start)
+    return _Moves(np.arange(n), every, goal, local, grow, depth, outward, np.zeros(n, dtype=bool))
+
+
+def _next_moves(
+    frames: LocalFrames,
+    every: FramedPairs,
+    active: np.ndarray,
+    rest: np.ndarray,
+    met: np.ndarray,
+    blocked: np.ndarray,
+    where: np.ndarray,
+    radius: np.ndarray,
+    velocity: np.ndarray,
+) -> _Moves | None:
+    """The next moves of circles ``active`` at ``where[active]``: the push out of what each
+    still overlaps for one that got there (``rest`` zero); the rest of its move for one cut
+    short (at normal ``met``), along what stopped it and no deeper into the shape it is
+    deepest in (none where those two meet: a corner). ``velocity`` loses its part into the
+    shapes pushing (in place). None when no circle has anywhere left to go."""
+    pairs = _pairs_of(every, active, len(radius))[0]
+    here, size = where[active], radius[active]
+    local, grow = pairs.local(here), size[pairs.rows]
+    depth, outward = overlaps(frames, pairs, local, grow)
+    circles, move, out = _pushes(size, pairs.rows, depth, outward)
+    velocity[active[circles]] = without_inward(velocity[active[circles]], out)
+    fresh = rest[circles] == 0.0
+    rest[circles[fresh]] = move[fresh]
+    deepest = np.zeros(len(active), dtype=complex)
+    deepest[circles] = out
+    rest = slide(without_inward(rest, met), deepest, met)
+    going = (np.abs(rest) > SKIN).nonzero()[0]
+    if len(going) == 0:
+        return None
+    pairs, chosen = _pairs_of(pairs, going, len(active))
+    local, grow, depth, outward = local[chosen], grow[chosen], depth[chosen], outward[chosen]
+    goal = here[going] + rest[going]
+    return _Moves(active[going], pairs, goal, local, grow, depth, outward, blocked[going])
 
 
 def _pairs_of(pairs: FramedPairs, circles: np.ndarray, n: int) -> tuple[FramedPairs, np.ndarray]:
