@@ -233,12 +233,8 @@ def test_trajectories_match_the_recorded_bits(name: str) -> None:
 def _roundings() -> list[str]:
     """Values of ``NPY_DISABLE_CPU_FEATURES`` that give every rounding this machine can: none
     turned off, then the fastest dispatched extensions turned off one by one."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-    except ImportError:  # numpy 1.x
-        from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
-    found = [feature for feature in __cpu_dispatch__ if __cpu_features__.get(feature)]
+    # The dispatched extensions this CPU has, lowest first, from numpy's public build report.
+    found = list(np.show_config(mode="dicts")["SIMD Extensions"]["found"])
     return [" ".join(found[len(found) - off :]) for off in range(len(found) + 1)]
 
 
