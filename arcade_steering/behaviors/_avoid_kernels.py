@@ -20,6 +20,7 @@ __all__ = [
     "feeler_depths",
     "feelers",
     "given_lengths",
+    "in_frame",
     "look_ahead",
     "obstacle_keys",
     "pass_velocity",
@@ -168,6 +169,24 @@ def wall_push(
     force += tangent * slide
     force[depth <= 0.0] = 0.0
     return force
+
+
+def in_frame(offset: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """``offset * heading.conj()``: offsets (complex ``(p,)``) in the frames whose x axis is
+    ``heading`` (unit, complex ``(p,)``), by separate products and sums.
+
+    numpy's complex product fuses a multiply and an add where the CPU can (AVX-512), so an
+    obstacle abeam would be ahead or not, and on one side or the other, by the machine's
+    rounding; these operations round the same on every machine, and as the native step's.
+    """
+    x = offset.real * heading.real
+    x += offset.imag * heading.imag
+    y = offset.imag * heading.real
+    y -= offset.real * heading.imag
+    local = np.empty(len(x), dtype=complex)
+    local.real = x
+    local.imag = y
+    return local
 
 
 def obstacle_keys(
