@@ -167,7 +167,7 @@ static double minimum(double a, double b) {
     return a < b ? a : b;
 }
 
-/* numpy's complex product */
+/* _avoid_kernels.times */
 static vec2 cmul(vec2 a, vec2 b) {
     vec2 r = {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
     return r;
@@ -212,8 +212,7 @@ static vec2 pass_velocity(vec2 local, double clear, double touch, double side,
     }
     double closeness = 1.0 - minimum(maximum(distance_ratio, 0.0), 1.0);
     double speed = maximum(cruise * (1.0 - braking * closeness), slowest);
-    vec2 unit = {local.x / size, local.y / size};
-    return scaled(cmul(unit, turn), speed);
+    return scaled(cmul(scaled(local, 1.0 / size), turn), speed);
 }
 
 /* avoid.AvoidObstacles.steer for one agent: the nearest threat among its candidates (the
@@ -221,7 +220,7 @@ static vec2 pass_velocity(vec2 local, double clear, double touch, double side,
  * not yet read. params: buffer, braking. */
 static vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor,
                             const double *params) {
-    double speed = hypot(a->velocity.x, a->velocity.y);
+    double speed = sqrt(a->velocity.x * a->velocity.x + a->velocity.y * a->velocity.y);
     double length = set->length[a->row];
     double swath = a->radius + params[0];
     double best = INFINITY, size = 0.0, shape = -1.0;

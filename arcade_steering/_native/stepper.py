@@ -19,6 +19,7 @@ from .._core.arrays import HEADING_MIN_SPEED
 from .._core.batches import Batch
 from .._util.masks import some
 from .._util.vec import as_complex
+from ..behaviors._avoid_kernels import lengths_of
 from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
@@ -294,7 +295,7 @@ class _Bound:
         for number, node in enumerate(self.program.avoiders):
             ctx = SteeringContext(batch_frame, node)
             params = ctx.params(node.component)
-            speed = np.abs(as_complex(ctx.velocity))
+            speed = lengths_of(as_complex(ctx.velocity))
             length, _, rows, shapes = obstacle_candidates(ctx, params, speed)
             centre, size = ctx.geometry.capsules(shapes)
             entry = self._obstacles[number]

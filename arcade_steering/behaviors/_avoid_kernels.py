@@ -25,6 +25,7 @@ __all__ = [
     "look_ahead",
     "obstacle_keys",
     "pass_velocity",
+    "times",
     "wall_push",
 ]
 
@@ -172,22 +173,27 @@ def wall_push(
     return force
 
 
-def in_frame(offset: np.ndarray, heading: np.ndarray) -> np.ndarray:
-    """``offset * heading.conj()``: offsets (complex ``(p,)``) in the frames whose x axis is
-    ``heading`` (unit, complex ``(p,)``), by separate products and sums.
+def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a * b`` (complex ``(p,)``) by separate real products and sums.
 
     numpy's complex product fuses a multiply and an add where the CPU can (AVX-512), so an
     obstacle abeam would be ahead or not, and on one side or the other, by the machine's
     rounding; these operations round the same on every machine, and as the native step's.
     """
-    x = offset.real * heading.real
-    x += offset.imag * heading.imag
-    y = offset.imag * heading.real
-    y -= offset.real * heading.imag
-    local = np.empty(len(x), dtype=complex)
-    local.real = x
-    local.imag = y
-    return local
+    x = a.real * b.real
+    x -= a.imag * b.imag
+    y = a.real * b.imag
+    y += a.imag * b.real
+    product = np.empty(len(x), dtype=complex)
+    product.real = x
+    product.imag = y
+    return product
+
+
+def in_frame(offset: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """Offsets (complex ``(p,)``) in the frames whose x axis is ``heading`` (unit, complex
+    ``(p,)``): ``offset * heading.conj()``, rounded as :func:`times` rounds."""
+    return times(offset, heading.conj())
 
 
 def lengths_of(local: np.ndarray) -> np.ndarray:
@@ -270,4 +276,5 @@ def pass_velocity(
         turn[inside] = -np.sin(angle) + 1j * (side[inside] * np.cos(angle))
     closeness = 1.0 - np.minimum(np.maximum(distance_ratio, 0.0), 1.0)
     speed = np.maximum(cruise * (1.0 - braking * closeness), slowest)
-    return local / size * turn * speed
+    unit = local * (1.0 / size)  # numpy's complex / real: times the reciprocal
+    return times(unit, turn) * speed

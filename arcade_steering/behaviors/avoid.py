@@ -28,9 +28,11 @@ from ._avoid_kernels import (
     feelers,
     given_lengths,
     in_frame,
+    lengths_of,
     look_ahead,
     obstacle_keys,
     pass_velocity,
+    times,
     wall_push,
 )
 
@@ -198,7 +200,7 @@ class AvoidObstacles(SteeringComponent):
         force = np.zeros((n, 2))
         position, heading = as_complex(ctx.position), as_complex(ctx.heading)
         velocity, radius = as_complex(ctx.velocity), ctx.radius
-        speed = np.abs(velocity)
+        speed = lengths_of(velocity)
         length, swath, rows, shapes = obstacle_candidates(ctx, params, speed)
         if ctx.debug is not None:
             _draw_boxes(ctx, position, heading, length, swath)
@@ -250,7 +252,7 @@ class AvoidObstacles(SteeringComponent):
             params.braking[agents],
             slowest,
         )
-        desired *= heading[agents]
+        desired = times(desired, heading[agents])
         as_complex(force)[agents] = (desired - velocity[agents]) / ctx.response_time[agents]
         if ctx.debug is not None:
             centre = as_points(centre[pair])
