@@ -444,3 +444,37 @@ def test_contract_shapes_coincident_agents_and_batches_of_one(make) -> None:
         one = np.array([slot])
         alone = evaluate(BatchFrame(frame, one), Batch(one, [component]).root)
         np.testing.assert_allclose(alone[0], together[index], atol=1e-9)
+
+
+def test_obstacles_are_put_in_agents_frames_with_the_same_rounding_on_every_machine() -> None:
+    """numpy's complex product fuses a multiply and an add on AVX-512 machines: an obstacle
+    exactly abeam came out 4.8e-16 ahead there (a threat) and 0 elsewhere (none), and not as
+    the native step rounds; so did an agent exactly touching an obstacle. Found by the native
+    step's fuzzed worlds."""
+    from arcade_steering.behaviors._avoid_kernels import in_frame, lengths_of
+
+    centre, position = (
+        complex(87.81021008988043, 29.97817091119191),
+        complex(70.96243604682464, -23.247914890436025),
+    )
+    offset = np.array([centre - position])
+    heading = np.array([complex(-0.95337909366654, 0.3017752537229766)])
+    rounded_apart = offset.real * heading.real + offset.imag * heading.imag
+    assert rounded_apart[0] == 0.0
+    assert in_frame(offset, heading).real[0] == 0.0
+
+    rng = np.random.default_rng(5)
+    offset = rng.normal(0, 100, 1000) + 1j * rng.normal(0, 100, 1000)
+    heading = np.exp(1j * rng.uniform(-np.pi, np.pi, 1000))
+    local = in_frame(offset, heading)
+    assert (
+        local.real.tobytes() == (offset.real * heading.real + offset.imag * heading.imag).tobytes()
+    )
+    assert (
+        local.imag.tobytes() == (offset.imag * heading.real - offset.real * heading.imag).tobytes()
+    )
+    assert np.allclose(local, offset * heading.conj(), rtol=0, atol=1e-12)
+    # Distances too (numpy's complex abs fuses multiply-adds there as well).
+    x, y = local.real, local.imag
+    assert lengths_of(local).tobytes() == np.sqrt(x * x + y * y).tobytes()
+    assert np.allclose(lengths_of(local), np.abs(local), rtol=1e-15, atol=0)

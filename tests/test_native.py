@@ -32,7 +32,7 @@ RTOL = 1e-9
 
 
 def random_leaf(rng: np.random.Generator, targets: list) -> steer.SteeringComponent:
-    kind = rng.integers(4)
+    kind = rng.integers(5)
     target = targets[rng.integers(len(targets))]
     if kind == 0:
         return steer.Seek(target)
@@ -45,7 +45,37 @@ def random_leaf(rng: np.random.Generator, targets: list) -> steer.SteeringCompon
             slowing_radius=float(rng.uniform(1, 300)),
             tolerance=float(rng.uniform(0, 20)),
         )
-    return steer.Separation(float(rng.uniform(5, 120)))
+    if kind == 3:
+        return steer.Separation(float(rng.uniform(5, 120)))
+    return steer.AvoidObstacles(
+        length=None if rng.random() < 0.5 else float(rng.uniform(1, 300)),
+        min_length=float(rng.uniform(0, 40)),
+        buffer=float(rng.choice([0.0, rng.uniform(0, 30)])),
+        braking=float(rng.uniform(0, 1)),
+    )
+
+
+def add_obstacles(
+    world: steer.SteeringWorld, sprites: list[StubSprite], rng: np.random.Generator, spread: float
+) -> None:
+    """Random round obstacles (none, a few, or more than the broad phase searches one by
+    one), some on agents, some touching them, and walls and polygons that AvoidObstacles
+    must not see."""
+    agents = [(sprite.center_x, sprite.center_y) for sprite in sprites]
+    for _ in range(int(rng.choice([0, 3, 20, 90]))):
+        radius = float(rng.uniform(1, 60))
+        where = rng.random()
+        centre = rng.uniform(-spread, spread, 2)
+        if where < 0.3:  # on an agent, or touching it
+            agent = agents[rng.integers(len(agents))]
+            direction = rng.normal(size=2)
+            gap = radius + float(rng.choice([0.0, rng.uniform(0, 30)]))
+            centre = np.asarray(agent) + gap * direction / max(np.hypot(*direction), 1e-9)
+            centre = centre * (where >= 0.1) + np.asarray(agent) * (where < 0.1)
+        world.add_obstacle(tuple(centre), radius)
+    if rng.random() < 0.5:
+        world.add_wall(tuple(rng.uniform(-spread, spread, 2)), (spread, spread), thickness=5.0)
+        world.add_walls([(0, 0), (40, 0), (20, 30)], closed=True)
 
 
 def random_tree(rng: np.random.Generator, targets: list, depth: int) -> steer.SteeringComponent:
@@ -83,6 +113,7 @@ def fuzzed_world(seed: int) -> tuple[steer.SteeringWorld, list[StubSprite], list
             velocity=tuple(rng.uniform(-300, 300, 2)),
             radius=float(rng.uniform(0, 20)),
         )
+    add_obstacles(world, sprites, rng, spread)
     return world, sprites, [mover, rng]
 
 
@@ -105,8 +136,8 @@ def run_fuzzed(seed: int, monkeypatch: pytest.MonkeyPatch, native: bool) -> np.n
     else:
         monkeypatch.setenv("ARCADE_STEERING_NATIVE", "0")
     world, sprites, keep = fuzzed_world(seed)
-    report = world.native_report()
-    assert report.native == native, str(report)
+    report = world.native_report()  # the solid step among obstacles runs on numpy
+    assert all(batch.native == native for batch in report.batches), str(report)
     return record(world, sprites, keep)
 
 
@@ -283,7 +314,13 @@ class Kernel:
         return self.ffi.from_buffer(kind, array)
 
     def steer(
-        self, slots: list[int], ops: list[tuple[int, int, int, int]], pairs=None, world=None
+        self,
+        slots: list[int],
+        ops: list[tuple[int, int, int, int]],
+        pairs=None,
+        world=None,
+        obstacles=None,
+        state: int | None = None,
     ) -> int:  # type: ignore[no-untyped-def]
         n = len(slots)
         program = self.ffi.new("as_program *")
@@ -307,8 +344,31 @@ class Kernel:
             program.world = self.buffer("intptr_t[]", np.array(world, dtype=np.intp))
             program.n_world = len(world)
         program.pairs, program.n_pairs = sets, 1
+        if obstacles is not None:
+            program.obstacles, program.n_obstacles = (
+                self.obstacles(obstacles, n if state is None else state),
+                1,
+            )
         slots_array = self.buffer("intptr_t[]", np.array(slots or [0], dtype=np.intp))
         return int(self.lib.as_steer(self.agents, slots_array, n, program, 1 / 60))
+
+    def obstacles(self, query: list[int], state: int):  # type: ignore[no-untyped-def]
+        """One AvoidObstacles candidate set: obstacles of radius 1 at (2, 0), state rows for
+        ``state`` agents (0: none given)."""
+        sets = self.ffi.new("as_obstacles[]", 1)
+        p = len(query)
+        sets[0].query = self.buffer("intptr_t[]", np.array(query, dtype=np.intp))
+        sets[0].shape = self.buffer("double[]", np.arange(p, dtype=float))
+        sets[0].centre = self.buffer("double[]", np.tile([2.0, 0.0], max(p, 1)))
+        sets[0].size = self.buffer("double[]", np.ones(max(p, 1)))
+        sets[0].count = p
+        if state:
+            sets[0].length = self.buffer("double[]", np.full(state, 10.0))
+            sets[0].chosen = self.buffer("double[]", np.full(state, -1.0))
+            sets[0].side = self.buffer("double[]", np.zeros(state))
+            sets[0].cruise = self.buffer("double[]", np.full(state, np.nan))
+        self.keep.append(sets)
+        return sets
 
 
 def test_the_c_refuses_what_is_out_of_range_and_writes_nothing() -> None:
@@ -331,3 +391,19 @@ def test_the_c_refuses_what_is_out_of_range_and_writes_nothing() -> None:
     assert not kernel.columns["force"][1:].any()
     assert kernel.steer([0, 1], [separation], world=[0, 1, 3]) == 0
     assert kernel.columns["force"][1].any()  # pushed apart from the agents on its spot
+
+
+def test_the_c_refuses_obstacle_candidates_out_of_range_and_writes_nothing() -> None:
+    kernel = Kernel(capacity=4)
+    kernel.columns["heading"][:] = (1.0, 0.0)
+    kernel.columns["velocity"][:] = (1.0, 0.0)
+    avoid = (7, 0, 0, 0)  # AvoidObstacles: 2 parameter columns
+    assert kernel.steer([0, 1], [(7, 0, 1, 0)], obstacles=[0, 1]) == -2  # columns 1..2 of 2
+    assert kernel.steer([0, 1], [(7, 1, 0, 0)], obstacles=[0, 1]) == -2  # set 1 of 1
+    assert kernel.steer([0, 1], [avoid], obstacles=[1, 0]) == -5  # not grouped
+    assert kernel.steer([0, 1], [avoid], obstacles=[0, 2]) == -5  # agent 2 of 2
+    assert kernel.steer([0, 1], [avoid], obstacles=[-1]) == -5
+    assert kernel.steer([0, 1], [avoid], obstacles=[0], state=0) == -5  # no state
+    assert not kernel.columns["force"].any()
+    assert kernel.steer([0, 1], [avoid], obstacles=[0, 0, 1]) == 0
+    assert kernel.columns["force"][:2].any()  # both overlap the obstacle at (2, 0)

@@ -161,6 +161,103 @@ static vec2 separation_among_all(const agent *a, const as_agents *agents,
     return scaled(sum, a->max_speed / a->response_time);
 }
 
+/* numpy.minimum: NaN if either is. */
+static double minimum(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    return a < b ? a : b;
+}
+
+/* _avoid_kernels.times */
+static vec2 cmul(vec2 a, vec2 b) {
+    vec2 r = {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+    return r;
+}
+
+/* avoid.MIN_CRUISE */
+#define MIN_CRUISE 0.25
+
+/* _avoid_kernels.obstacle_keys for one candidate: its centre in the agent's frame, its key. */
+static double obstacle_key(const agent *a, vec2 centre, double size, double swath,
+                           double length, vec2 *local) {
+    vec2 offset = {centre.x - a->position.x, centre.y - a->position.y};
+    double x = offset.x * a->heading.x + offset.y * a->heading.y; /* _avoid_kernels.in_frame */
+    double y = offset.y * a->heading.x - offset.x * a->heading.y;
+    local->x = x;
+    local->y = y;
+    double clear = size + swath;
+    double room = clear * clear - y * y;
+    double contact = x - sqrt(maximum(room, 0.0));
+    double key = (x > 0.0 && room > 0.0 && contact <= length) ? maximum(contact, 0.0) : INFINITY;
+    double overlap = sqrt(x * x + y * y) - size - a->radius; /* _avoid_kernels.lengths_of */
+    return overlap < 0.0 ? overlap : key;
+}
+
+/* _avoid_kernels.pass_velocity for one agent */
+static vec2 pass_velocity(vec2 local, double clear, double touch, double side,
+                          double distance_ratio, double cruise, double braking, double slowest) {
+    double distance = sqrt(local.x * local.x + local.y * local.y);
+    double size = distance;
+    if (distance <= 0.0) {
+        local.x = 1.0;
+        local.y = 0.0;
+        size = 1.0;
+    }
+    double ratio = minimum(clear / maximum(distance, 1e-12), 1.0);
+    vec2 turn = {sqrt(1.0 - ratio * ratio), side * ratio};
+    if (distance < clear) {
+        double beyond = (clear - distance) / maximum(clear - touch, 1e-9);
+        double angle = 0.5 * PI * minimum(beyond, 1.0);
+        turn.x = -sin(angle);
+        turn.y = side * cos(angle);
+    }
+    double closeness = 1.0 - minimum(maximum(distance_ratio, 0.0), 1.0);
+    double speed = maximum(cruise * (1.0 - braking * closeness), slowest);
+    return scaled(cmul(scaled(local, 1.0 / size), turn), speed);
+}
+
+/* avoid.AvoidObstacles.steer for one agent: the nearest threat among its candidates (the
+ * first of equals, first_min), passed on the side kept for it. cursor: the first candidate
+ * not yet read. params: buffer, braking. */
+static vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor,
+                            const double *params) {
+    double speed = sqrt(a->velocity.x * a->velocity.x + a->velocity.y * a->velocity.y);
+    double length = set->length[a->row];
+    double swath = a->radius + params[0];
+    double best = INFINITY, size = 0.0, shape = -1.0;
+    vec2 local = ZERO;
+    intptr_t p = *cursor;
+    for (; p < set->count && set->query[p] == a->row; p++) {
+        vec2 here;
+        double key = obstacle_key(a, load(set->centre, p), set->size[p], swath, length, &here);
+        if (key < best) {
+            best = key;
+            local = here;
+            size = set->size[p];
+            shape = set->shape[p];
+        }
+    }
+    *cursor = p;
+    double previous = set->chosen[a->row];
+    double kept = set->side[a->row], met = set->cruise[a->row];
+    set->chosen[a->row] = shape;
+    set->side[a->row] = 0.0;
+    set->cruise[a->row] = NAN;
+    if (shape < 0.0) return ZERO;
+    set->threats++;
+    int same_threat = previous == shape;
+    double side = local.y > 0.0 ? -1.0 : 1.0;
+    if (same_threat && kept != 0.0) side = kept;
+    double slowest = MIN_CRUISE * a->max_speed;
+    double cruise = same_threat && !isnan(met) ? met : maximum(speed, slowest);
+    set->side[a->row] = side;
+    set->cruise[a->row] = cruise;
+    vec2 desired = pass_velocity(local, size + swath, size + a->radius, side, best / length,
+                                 cruise, params[1], slowest);
+    desired = cmul(desired, a->heading);
+    vec2 change = {desired.x - a->velocity.x, desired.y - a->velocity.y};
+    return scaled(change, 1.0 / a->response_time);
+}
+
 /* The program is checked once, before any agent: every opcode known, every column, target
  * and pair set in range, the stack never under- or overflowing, one force left at the end. */
 static int check_program(const as_program *program, intptr_t n) {
@@ -170,6 +267,8 @@ static int check_program(const as_program *program, intptr_t n) {
         return AS_ERR_PROGRAM;
     if (program->n_pairs < 0 || program->n_pairs > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
+    if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -183,6 +282,11 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_SEPARATION:
                 if (op[1] < 0 || op[1] >= program->n_pairs) return AS_ERR_PROGRAM;
                 columns = 1;
+                depth += 1;
+                break;
+            case AS_AVOID_OBSTACLES:
+                if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
+                columns = 2;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -222,6 +326,25 @@ static int check_pairs(const as_program *program, const as_agents *agents, intpt
     return AS_OK;
 }
 
+/* Every obstacle set: its state there for the n agents, its candidates grouped by asking
+ * agent (0 <= query < n, non-decreasing). */
+static int check_obstacles(const as_program *program, intptr_t n) {
+    for (intptr_t s = 0; s < program->n_obstacles; s++) {
+        const as_obstacles *set = program->obstacles + s;
+        if (set->count < 0) return AS_ERR_OBSTACLES;
+        if (n > 0 && (!set->length || !set->chosen || !set->side || !set->cruise))
+            return AS_ERR_OBSTACLES;
+        if (set->count > 0 && (!set->query || !set->shape || !set->centre || !set->size))
+            return AS_ERR_OBSTACLES;
+        intptr_t last = 0;
+        for (intptr_t p = 0; p < set->count; p++) {
+            if (set->query[p] < last || set->query[p] >= n) return AS_ERR_OBSTACLES;
+            last = set->query[p];
+        }
+    }
+    return AS_OK;
+}
+
 static int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
     for (intptr_t i = 0; i < n; i++)
         if (slots[i] < 0 || slots[i] >= agents->capacity) return AS_ERR_SLOT;
@@ -230,7 +353,7 @@ static int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t 
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors) {
+                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -253,6 +376,10 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 else
                     force = separation(a, agents, program->pairs + op[1], cursors + op[1],
                                        a->params[op[2]]);
+                break;
+            case AS_AVOID_OBSTACLES:
+                force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
+                                        a->params + op[2]);
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
@@ -281,11 +408,13 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
 
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt) {
-    intptr_t cursors[AS_MAX_STACK] = {0};
+    intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
+    if (status == AS_OK) status = check_obstacles(program, n);
     if (status != AS_OK) return status;
+    for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     for (intptr_t row = 0; row < n; row++) {
         intptr_t slot = slots[row];
         agent a;
@@ -301,7 +430,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors));
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
     }
     return AS_OK;
 }

@@ -14,6 +14,8 @@
 #define AS_SEPARATION 4 /* a: pair set, b: radius column */
 #define AS_WEIGHTED 5   /* a: children k, b: first of k weight columns; pops k, pushes 1 */
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
+#define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
+                              * pushes a force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -23,6 +25,7 @@
 #define AS_ERR_PROGRAM -2 /* an opcode, column, target or pair set out of range */
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
+#define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -51,6 +54,22 @@ typedef struct {
     int32_t everyone;
 } as_pairs;
 
+/* One AvoidObstacles leaf's candidate obstacles this step, as the numpy broad phase lists
+ * them (grouped by asking agent, in its order: the first of equal threats wins) for the
+ * detection boxes it was given, and its per-agent state, read and written in place. */
+typedef struct {
+    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
+    const double *shape;    /* (count,) the obstacle's row in the geometry */
+    const double *centre;   /* (count, 2) px */
+    const double *size;     /* (count,) radius, px */
+    intptr_t count;
+    const double *length;   /* (n,) each agent's detection box length, px */
+    double *chosen;         /* (n,) the obstacle steered round, -1 for none */
+    double *side;           /* (n,) +1 or -1, 0 for none */
+    double *cruise;         /* (n,) the speed the threat was met with, NaN for none */
+    intptr_t threats;       /* out: how many agents have a threat */
+} as_obstacles;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -62,6 +81,8 @@ typedef struct {
     intptr_t n_targets;
     const as_pairs *pairs;  /* (n_pairs,) */
     intptr_t n_pairs;
+    as_obstacles *obstacles; /* (n_obstacles,) */
+    intptr_t n_obstacles;
     const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
     intptr_t n_world;
 } as_program;

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
+from ..behaviors.avoid import AvoidObstacles
 from ..behaviors.group import Separation
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
@@ -27,8 +28,9 @@ from ..component.targets import TargetTable
 __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
-SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY = 1, 2, 3, 4, 5, 6
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation leaves, of a program.
+SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles)
+#: leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -50,6 +52,7 @@ class Program:
         separations: The Separation leaves' places, in operand order.
         among_all: For each, whether all its agents' neighbours are every agent (``among``
             None): the C can then find them itself.
+        avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
     """
 
@@ -59,6 +62,7 @@ class Program:
     static_targets: np.ndarray
     separations: list[BatchNode]
     among_all: list[bool]
+    avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
 
@@ -81,6 +85,7 @@ class _Compiler:
         self.targets: list[TargetTable] = []
         self.separations: list[BatchNode] = []
         self.among_all: list[bool] = []
+        self.avoiders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.depth = self.deepest = 0
 
@@ -123,6 +128,7 @@ class _Compiler:
             static,
             self.separations,
             self.among_all,
+            self.avoiders,
             self.deepest,
             self.tokens,
         )
@@ -151,6 +157,13 @@ def _separation(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(SEPARATION, len(compiler.separations) - 1, compiler.column(node, "radius"))
 
 
+def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.avoiders.append(node)  # its boxes' lengths come with its candidates, per step
+    first = compiler.column(node, "buffer")
+    compiler.column(node, "braking")
+    compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -167,6 +180,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Flee: _flee,
     Arrive: _arrive,
     Separation: _separation,
+    AvoidObstacles: _avoid_obstacles,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -180,6 +194,7 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    if compiler.deepest > MAX_STACK or len(compiler.separations) > MAX_STACK:
+    leaves = max(len(compiler.separations), len(compiler.avoiders))
+    if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

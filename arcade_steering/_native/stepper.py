@@ -18,6 +18,9 @@ import numpy as np
 from .._core.arrays import HEADING_MIN_SPEED
 from .._core.batches import Batch
 from .._util.masks import some
+from .._util.vec import as_complex
+from ..behaviors._avoid_kernels import lengths_of
+from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..neighbors.radius import ALL_PAIRS_MAX
@@ -52,6 +55,7 @@ _ERRORS = {
     -2: "an instruction out of range",
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
+    -5: "obstacle candidates out of order, or their state missing",
 }
 FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
@@ -61,6 +65,9 @@ _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
     ("offset", FLOAT, (2,)),
     ("distance", FLOAT, ()),
 )
+
+#: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
+_OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
 
 
 def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -118,6 +125,7 @@ class NativeStep:
         self._raise_on(
             self._kernel.lib.as_steer(agents, bound.slots, len(batch), program, frame.dt)
         )
+        bound.store_state()
         return True
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
@@ -199,6 +207,26 @@ def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) 
     return ""
 
 
+def _point(
+    ffi: Any,
+    struct: Any,
+    member: str,
+    values: np.ndarray,
+    dtype: np.dtype,
+    shape: tuple[int, ...],
+    held: list,
+    writable: bool = False,
+) -> np.ndarray:
+    """Point ``struct.member`` at ``values`` as a C-contiguous ``dtype`` array of ``shape``
+    (checked; NULL when empty), which ``held`` keeps alive with its buffer; returns it."""
+    array = checked(member, np.ascontiguousarray(values, dtype), dtype, shape)
+    kind = "intptr_t[]" if dtype == INTP else "double[]"
+    buffer = ffi.from_buffer(kind, array, require_writable=writable) if array.size else ffi.NULL
+    held.append((array, buffer))
+    setattr(struct, member, buffer)
+    return array
+
+
 class _Bound:
     """A program and the C structs over its arrays; per step, its moving targets and pairs."""
 
@@ -209,7 +237,12 @@ class _Bound:
         self._targets = program.static_targets.copy()
         self._gone = np.zeros((t, n), dtype=BYTE)
         self._pairs = ffi.new("as_pairs[]", max(len(program.separations), 1))
+        self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
+        self._held_obstacles: list[Any] = []
+        # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
+        # threat before this step: what store_state needs after it.
+        self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
         slots = checked("slots", batch.slots, INTP, (n,))
         ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
         params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
@@ -225,6 +258,7 @@ class _Bound:
         struct.ops, struct.params, struct.targets, struct.gone = self._keep
         struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
         struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
+        struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -235,7 +269,52 @@ class _Bound:
                 self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
         if self.program.separations:
             self._bind_pairs(frame, batch)
+        if self.program.avoiders:
+            self._bind_obstacles(frame, batch)
         return self._struct
+
+    def store_state(self) -> None:
+        """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
+        agent has a threat; else only the threats forgotten, if some agent had one."""
+        for number, (ctx, state, had_threats) in enumerate(self._states):
+            if self._obstacles[number].threats:
+                for name, values in state.items():
+                    ctx.set_state(name, values)
+            elif had_threats:
+                ctx.set_state("shape", state["shape"])
+        self._states = []
+
+    def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
+        """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
+        same broad phase, so the same order), and its state to read and write in place."""
+        ffi = self._ffi
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        self._states = []
+        for number, node in enumerate(self.program.avoiders):
+            ctx = SteeringContext(batch_frame, node)
+            params = ctx.params(node.component)
+            speed = lengths_of(as_complex(ctx.velocity))
+            length, _, rows, shapes = obstacle_candidates(ctx, params, speed)
+            centre, size = ctx.geometry.capsules(shapes)
+            entry = self._obstacles[number]
+            entry.count = p = len(rows)
+            candidates = {
+                "query": (rows, INTP, ()),
+                "shape": (shapes, FLOAT, ()),
+                "centre": (np.column_stack((centre.real, centre.imag)), FLOAT, (2,)),
+                "size": (size, FLOAT, ()),
+            }
+            for name, (values, dtype, shape) in candidates.items():
+                _point(ffi, entry, name, values, dtype, (p, *shape), held)
+            _point(ffi, entry, "length", length, FLOAT, (n,), held)
+            state = {
+                name: _point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
+                for name, member, fill in _OBSTACLE_STATE
+            }
+            self._states.append((ctx, state, some(state["shape"] >= 0.0)))
+        self._held_obstacles = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world

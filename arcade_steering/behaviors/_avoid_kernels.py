@@ -20,9 +20,12 @@ __all__ = [
     "feeler_depths",
     "feelers",
     "given_lengths",
+    "in_frame",
+    "lengths_of",
     "look_ahead",
     "obstacle_keys",
     "pass_velocity",
+    "times",
     "wall_push",
 ]
 
@@ -170,6 +173,39 @@ def wall_push(
     return force
 
 
+def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a * b`` (complex ``(p,)``) by separate real products and sums.
+
+    numpy's complex product fuses a multiply and an add where the CPU can (AVX-512), so an
+    obstacle abeam would be ahead or not, and on one side or the other, by the machine's
+    rounding; these operations round the same on every machine, and as the native step's.
+    """
+    x = a.real * b.real
+    x -= a.imag * b.imag
+    y = a.real * b.imag
+    y += a.imag * b.real
+    product = np.empty(len(x), dtype=complex)
+    product.real = x
+    product.imag = y
+    return product
+
+
+def in_frame(offset: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """Offsets (complex ``(p,)``) in the frames whose x axis is ``heading`` (unit, complex
+    ``(p,)``): ``offset * heading.conj()``, rounded as :func:`times` rounds."""
+    return times(offset, heading.conj())
+
+
+def lengths_of(local: np.ndarray) -> np.ndarray:
+    """``abs(local)`` (complex ``(p,)``) rounded the same on every machine: numpy's complex
+    ``abs`` fuses multiply-adds on AVX-512 CPUs, and an agent the solid step left exactly
+    touching an obstacle would overlap it or not by the machine."""
+    x, y = local.real, local.imag
+    squared = x * x
+    squared += y * y
+    return np.sqrt(squared)
+
+
 def obstacle_keys(
     local: np.ndarray,
     obstacle: np.ndarray,
@@ -193,7 +229,7 @@ def obstacle_keys(
         when that is inside the box, else inf.
     """
     x, y = local.real, local.imag
-    distance = np.abs(local)
+    distance = lengths_of(local)
     clear = obstacle + swath
     room = clear * clear - y * y
     contact = x - np.sqrt(np.maximum(room, 0.0))
@@ -222,7 +258,7 @@ def pass_velocity(
     ``cruise`` less ``braking`` of it as the contact ahead (``distance_ratio`` of the box's
     length away) comes close, and never below ``slowest`` (px/s), so that it gets round.
     """
-    distance = np.abs(local)
+    distance = lengths_of(local)
     size = distance
     on_centre = distance <= 0.0
     if some(on_centre):  # on the centre: treat it as dead ahead
@@ -240,4 +276,5 @@ def pass_velocity(
         turn[inside] = -np.sin(angle) + 1j * (side[inside] * np.cos(angle))
     closeness = 1.0 - np.minimum(np.maximum(distance_ratio, 0.0), 1.0)
     speed = np.maximum(cruise * (1.0 - braking * closeness), slowest)
-    return local / size * turn * speed
+    unit = local * (1.0 / size)  # numpy's complex / real: times the reciprocal
+    return times(unit, turn) * speed

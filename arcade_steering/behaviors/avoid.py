@@ -18,7 +18,7 @@ import numpy as np
 from .._util.masks import some
 from .._util.vec import as_complex, as_points
 from ..component.base import SteeringComponent
-from ..component.context import SteeringContext
+from ..component.context import ParamArrays, SteeringContext
 from ..component.params import param
 from ..component.registry import Arguments, built_in
 from ..debug import BOX_COLOR, FEELER_COLOR, HIT_COLOR, THREAT_COLOR
@@ -27,9 +27,12 @@ from ._avoid_kernels import (
     feeler_depths,
     feelers,
     given_lengths,
+    in_frame,
+    lengths_of,
     look_ahead,
     obstacle_keys,
     pass_velocity,
+    times,
     wall_push,
 )
 
@@ -197,21 +200,14 @@ class AvoidObstacles(SteeringComponent):
         force = np.zeros((n, 2))
         position, heading = as_complex(ctx.position), as_complex(ctx.heading)
         velocity, radius = as_complex(ctx.velocity), ctx.radius
-        speed = np.abs(velocity)
-        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
-        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, radius, given)
-        length += params.min_length
-        swath = radius + params.buffer
+        speed = lengths_of(velocity)
+        length, swath, rows, shapes = obstacle_candidates(ctx, params, speed)
         if ctx.debug is not None:
             _draw_boxes(ctx, position, heading, length, swath)
-        half = 0.5 * length
-        middle = position + heading * half
-        geometry = ctx.geometry
-        rows, shapes = geometry.pairs(middle.real, middle.imag, half + swath, "obstacles")
         if len(rows):
-            centre, size = geometry.capsules(shapes)
+            centre, size = ctx.geometry.capsules(shapes)
             local, key = obstacle_keys(
-                (centre - position.take(rows)) * heading.take(rows).conj(),
+                in_frame(centre - position.take(rows), heading.take(rows)),
                 size,
                 radius.take(rows),
                 swath.take(rows),
@@ -256,13 +252,37 @@ class AvoidObstacles(SteeringComponent):
             params.braking[agents],
             slowest,
         )
-        desired *= heading[agents]
+        desired = times(desired, heading[agents])
         as_complex(force)[agents] = (desired - velocity[agents]) / ctx.response_time[agents]
         if ctx.debug is not None:
             centre = as_points(centre[pair])
             ctx.debug.circles(centre, size[pair] + swath[agents], THREAT_COLOR)
             ctx.debug.lines(ctx.position[agents], centre, THREAT_COLOR)
         return force
+
+
+def obstacle_candidates(
+    ctx: SteeringContext, params: ParamArrays, speed: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:class:`AvoidObstacles`' detection boxes and the obstacles that may enter them.
+
+    Args:
+        ctx: The agents' context.
+        params: The component's parameters for them.
+        speed: The agents' speeds ``(n,)`` px/s.
+
+    Returns:
+        ``(length (n,), swath (n,), rows (p,), shapes (p,))``: each box's length and
+        half-width (px), and the broad phase's ``(agent, obstacle)`` pairs, rows ascending.
+    """
+    given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+    length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, given)
+    length += params.min_length
+    swath = ctx.radius + params.buffer
+    half = 0.5 * length
+    middle = as_complex(ctx.position) + as_complex(ctx.heading) * half
+    rows, shapes = ctx.geometry.pairs(middle.real, middle.imag, half + swath, "obstacles")
+    return length, swath, rows, shapes
 
 
 #: Fraction of ``max_speed`` an agent steering round an obstacle keeps at least, however much
