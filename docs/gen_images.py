@@ -43,6 +43,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "avoid_walls": ("walls_obstacles", "avoid_walls", 8.0),
     "avoid_obstacles": ("walls_obstacles", "avoid_obstacles", 9.0),
     "context_steering": ("context_steering", "trap", 3.6),
+    "running_sum": ("walls_obstacles", "running_sum", 5.0),
     "separation": ("flocking", "separation", 0.7),
     "alignment": ("flocking", "alignment", 5.0),
     "cohesion": ("flocking", "cohesion", 4.0),

@@ -12,7 +12,7 @@ Every module has ``make_scene(width, height, mode)`` (a scene with ``update(dt)`
 EXAMPLES = {
     "seek_arrive": "Seek, Flee, Arrive, Pursue, Evade, Wander",
     "paths": "FollowPath, FollowWaypoints, StayOnPath",
-    "walls_obstacles": "AvoidWalls, AvoidObstacles, solid agents",
+    "walls_obstacles": "AvoidWalls, AvoidObstacles, solid agents, RunningSum",
     "context_steering": "ContextSteering round dead ends where a weighted blend stays stuck",
     "flocking": "Separation, Alignment, Cohesion, AvoidAgents, and a blended flock",
     "leader": "FollowLeader, EvadeSightCone, OffsetPursuit in formation",
