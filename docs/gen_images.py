@@ -63,6 +63,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "flow_field_function": ("flow_field", "function", 6.0),
     "tiled_astar": ("tiled_astar", "astar", 3.5),
     "camera": ("camera", "follow", 12.0),
+    "jump": ("platformer", "ledges", 3.5),
 }
 
 

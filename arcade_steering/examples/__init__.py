@@ -23,5 +23,6 @@ EXAMPLES = {
     "tiled_astar": "a Tiled level with load_level and a path from arcade's A*",
     "camera": "a level larger than the window, scrolled with arcade.Camera2D",
     "physics": "agents driven through arcade.PymunkPhysicsEngine, pushing crates",
+    "platformer": "Jump: a run-up and a jump onto a ledge, side view, with the engine's gravity",
     "tile_walls": "wall tiles as walls for the engine and steering alike, knocked down by clicks",
 }
