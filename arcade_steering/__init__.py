@@ -57,6 +57,7 @@ from .behaviors.wander import Wander as Wander
 from .behaviors.waypoints import FollowWaypoints as FollowWaypoints
 from .combine import PriorityBlend as PriorityBlend
 from .combine import WeightedBlend as WeightedBlend
+from .combine.running_sum import RunningSum as RunningSum
 from .component.base import Combiner, SteeringComponent
 from .component.context import SteeringContext
 from .flowfield import FlowField

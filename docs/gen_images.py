@@ -43,6 +43,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "avoid_walls": ("walls_obstacles", "avoid_walls", 8.0),
     "avoid_obstacles": ("walls_obstacles", "avoid_obstacles", 9.0),
     "context_steering": ("context_steering", "trap", 3.6),
+    "running_sum": ("walls_obstacles", "running_sum", 5.0),
     "separation": ("flocking", "separation", 0.7),
     "alignment": ("flocking", "alignment", 5.0),
     "cohesion": ("flocking", "cohesion", 4.0),
@@ -62,6 +63,7 @@ GALLERY: dict[str, tuple[str, str, float]] = {
     "flow_field_function": ("flow_field", "function", 6.0),
     "tiled_astar": ("tiled_astar", "astar", 3.5),
     "camera": ("camera", "follow", 12.0),
+    "jump": ("platformer", "ledges", 3.5),
 }
 
 

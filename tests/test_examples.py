@@ -290,3 +290,19 @@ def test_tiled_astar_routes_round_the_barriers_and_reaches_its_goal() -> None:
         np.array([a.position for a in agents]), 1.0
     )  # solid agents: no circle centre inside a wall or obstacle
     assert not (clearance.found & (clearance.distance < 0)).any()
+
+
+def test_platformer_jumps_onto_the_low_ledge_and_does_not_try_the_high_one() -> None:
+    scene = MODULES["platformer"].make_scene(WIDTH, HEIGHT)
+    (runner, low), (stayer, high) = scene.runs
+    assert low.plan and not high.plan
+    assert high.plan.reason.startswith("too high: 150 px up")
+    start = stayer.position
+    peak = 0.0
+    for _ in range(round(3.5 * 60)):  # the run-up and the jump, before the restart at 5 s
+        run_frames(scene, 1)
+        peak = max(peak, runner.center_y)
+    assert peak > low.landing[1] + 30.0  # went up in an arc, not along a slope
+    assert runner.center_x == pytest.approx(low.landing[0], abs=6.0)
+    assert runner.center_y == pytest.approx(low.landing[1], abs=2.0)  # standing on the ledge
+    assert stayer.position == pytest.approx(start, abs=0.5)  # never left the floor

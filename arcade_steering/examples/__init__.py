@@ -12,7 +12,7 @@ Every module has ``make_scene(width, height, mode)`` (a scene with ``update(dt)`
 EXAMPLES = {
     "seek_arrive": "Seek, Flee, Arrive, Pursue, Evade, Wander",
     "paths": "FollowPath, FollowWaypoints, StayOnPath",
-    "walls_obstacles": "AvoidWalls, AvoidObstacles, solid agents",
+    "walls_obstacles": "AvoidWalls, AvoidObstacles, solid agents, RunningSum",
     "context_steering": "ContextSteering round dead ends where a weighted blend stays stuck",
     "flocking": "Separation, Alignment, Cohesion, AvoidAgents, and a blended flock",
     "leader": "FollowLeader, EvadeSightCone, OffsetPursuit in formation",
@@ -23,5 +23,6 @@ EXAMPLES = {
     "tiled_astar": "a Tiled level with load_level and a path from arcade's A*",
     "camera": "a level larger than the window, scrolled with arcade.Camera2D",
     "physics": "agents driven through arcade.PymunkPhysicsEngine, pushing crates",
+    "platformer": "Jump: a run-up and a jump onto a ledge, side view, with the engine's gravity",
     "tile_walls": "wall tiles as walls for the engine and steering alike, knocked down by clicks",
 }

@@ -10,11 +10,15 @@ with ``world.add_walls`` / ``world.add_wall`` / ``world.add_obstacle``.
   (``PriorityBlend(AvoidObstacles(), Seek(goal))``); they start again on the left.
 - ``solid``: no avoidance at all: arrows seek the cross straight through a wall and a post,
   and ``solid=True`` (the default) keeps their circles out, so they slide along.
+- ``running_sum``: a wall across each lane, a cross behind it, a strong Seek. Blue agents use
+  ``RunningSum(AvoidWalls(), Seek(cross))``: the wall's push is paid from the force budget
+  first and they go round. Orange agents use ``WeightedBlend((AvoidWalls(), 1), (Seek(cross),
+  4))``: the Seek outweighs the push and, not solid here, they cross the wall.
 
 Run: ``python -m arcade_steering.examples.walls_obstacles``
 (``--help`` for the options, such as ``--headless``)
 
-Keys: 1-3 choose the behaviour; click adds an obstacle (right click: moves the cross in
+Keys: 1-4 choose the behaviour; click adds an obstacle (right click: moves the cross in
 ``solid``); Space toggles the debug overlay; T trails; P pause; R restart; Esc quit.
 """
 
@@ -37,8 +41,8 @@ STREAM = 10
 class WallsObstaclesScene(Scene):
     """Avoiding geometry, one behaviour per mode."""
 
-    TITLE = "AvoidWalls, AvoidObstacles, solid agents"
-    MODES = ("avoid_walls", "avoid_obstacles", "solid")
+    TITLE = "AvoidWalls, AvoidObstacles, solid agents, RunningSum"
+    MODES = ("avoid_walls", "avoid_obstacles", "solid", "running_sum")
     KEYS = "click adds an obstacle"
 
     def setup(self) -> None:
@@ -90,6 +94,27 @@ class WallsObstaclesScene(Scene):
                 (0.08 * w, y), steer.Arrive(lambda: self.goal), GREEN, max_speed=100, max_force=300
             )
 
+    def _setup_running_sum(self) -> None:
+        w, h = self.width, self.height
+        self.box()
+        # One wall and one cross per lane: the blend's agents above, RunningSum's below.
+        self.goals = [(0.85 * w, 0.75 * h), (0.85 * w, 0.25 * h)]
+        blend = steer.WeightedBlend(
+            (steer.AvoidWalls(), 1.0), (steer.Seek(lambda: self.goals[0]), 4.0)
+        )
+        running_sum = steer.RunningSum(steer.AvoidWalls(), steer.Seek(lambda: self.goals[1]))
+        for lane, color, behavior in ((0.75, ORANGE, blend), (0.25, BLUE, running_sum)):
+            self.world.add_wall((0.55 * w, (lane - 0.15) * h), (0.55 * w, (lane + 0.15) * h), 4)
+            for offset in (-0.05, 0.05):
+                self.add_agent(
+                    (0.08 * w, (lane + offset) * h),
+                    behavior,
+                    color,
+                    max_speed=110,
+                    max_force=300,
+                    solid=False,
+                )
+
     def after_update(self, dt: float) -> None:
         if self.mode == "avoid_obstacles":
             # Start again on the left: moving the sprite is enough, the world follows it.
@@ -100,6 +125,9 @@ class WallsObstaclesScene(Scene):
     def draw_under(self) -> None:
         if self.mode == "solid":
             draw_cross(*self.goal)
+        elif self.mode == "running_sum":
+            for goal in self.goals:
+                draw_cross(*goal)
 
     def on_click(self, x: float, y: float, button: int) -> None:
         if self.mode == "solid" and button == arcade.MOUSE_BUTTON_RIGHT:
