@@ -133,6 +133,23 @@ def check_points(name: str, value: Any, minimum: int = 0) -> np.ndarray:
     return points
 
 
+def check_rows(name: str, value: Any, columns: str) -> np.ndarray:
+    """Return ``value`` as a finite float array ``(n, k)`` of rows ``columns`` (``"(x, y)"``,
+    ``k`` names), an empty sequence as ``(0, k)``; raise naming ``name``."""
+    width = columns.count(",") + 1
+    try:
+        rows = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be {columns} rows of numbers") from None
+    if rows.size == 0:
+        rows = rows.reshape(0, width)
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise ValueError(f"{name} must have shape (n, {width}), got {rows.shape}")
+    if not np.isfinite(rows).all():
+        raise ValueError(f"{name} must be finite")
+    return rows
+
+
 def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
     """Return ``value`` if it is one of ``choices``, or raise naming ``name``."""
     if not isinstance(value, str):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._util.validate import check_rows
 from .shapes import WORLD_BOUND
 
 __all__ = ["SNAP", "rectangle_outline"]
@@ -93,16 +94,7 @@ def rectangle_outline(
 
 def _boxes(value: object, name: str) -> np.ndarray:
     """Validate ``[n, 4]`` finite, non-empty ``(left, bottom, right, top)`` rows."""
-    try:
-        boxes = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be (left, bottom, right, top) rows of numbers") from None
-    if boxes.size == 0:
-        boxes = boxes.reshape(0, 4)
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise ValueError(f"{name} must have shape (n, 4), got {boxes.shape}")
-    if not np.isfinite(boxes).all():
-        raise ValueError(f"{name} must be finite")
+    boxes = check_rows(name, value, "(left, bottom, right, top)")
     if len(boxes) and np.abs(boxes).max() > WORLD_BOUND:
         raise ValueError(f"{name} must lie within {WORLD_BOUND:g} px of the origin")
     if not ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all():

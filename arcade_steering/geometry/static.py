@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pymunk
 
+from .._util.validate import check_rows
 from ._broad_phase import as_column
 from ._capsules import CapsuleQueries, Kinds
 from .hits import NearestHits, RayHits
@@ -101,8 +102,8 @@ class StaticGeometry(CapsuleQueries):
             ValueError: Bad shapes, non-finite values, negative ``inflate`` or unknown
                 ``kinds``.
         """
-        s = _rows(starts, "starts")
-        e = _rows(ends, "ends")
+        s = check_rows("starts", starts, "(x, y)")
+        e = check_rows("ends", ends, "(x, y)")
         if e.shape != s.shape:
             raise ValueError(f"ends must have the shape of starts {s.shape}, got {e.shape}")
         grow = _per_row(inflate, len(s), "inflate")
@@ -134,7 +135,7 @@ class StaticGeometry(CapsuleQueries):
             ValueError: Bad shapes, non-finite values, negative ``max_distance`` or unknown
                 ``kinds``.
         """
-        p = _rows(points, "points")
+        p = check_rows("points", points, "(x, y)")
         reach = _per_row(max_distance, len(p), "max_distance")
         return self.near(p, reach, kinds)
 
@@ -156,7 +157,7 @@ class StaticGeometry(CapsuleQueries):
             ``(rows, shapes)``: two ``[p]`` int arrays, a query row and an index into
             :attr:`shapes` per pair, ``rows`` ascending.
         """
-        p = _rows(points, "points")
+        p = check_rows("points", points, "(x, y)")
         radius = _per_row(reach, len(p), "reach")
 
         def bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -276,21 +277,6 @@ def _static_shapes(shapes: tuple[pymunk.Shape, ...]) -> tuple[pymunk.Shape, ...]
         and not s.sensor
         and s.body.body_type == static
     )
-
-
-def _rows(value: object, name: str) -> np.ndarray:
-    """Validate ``[n, 2]`` finite coordinates (an empty sequence is ``[0, 2]``)."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of (x, y) rows") from None
-    if arr.size == 0:
-        arr = arr.reshape(0, 2)
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite")
-    return arr
 
 
 def _per_row(value: object, n: int, name: str) -> float | np.ndarray:
