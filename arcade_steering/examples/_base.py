@@ -59,6 +59,7 @@ class Scene:
             raise ValueError(f"mode must be one of {self.MODES}, got {mode!r}")
         self.width = float(width)
         self.height = float(height)
+        self.seed = seed
         self.world = steer.SteeringWorld(seed=seed)
         self.rng = np.random.default_rng(seed)
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()

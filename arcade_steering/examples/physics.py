@@ -31,7 +31,7 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import WINDOW_HEIGHT, WINDOW_WIDTH, Scene, run
+from ._base import Scene, run
 from ._drawing import BLUE, ORANGE, draw_cross
 
 CRATE_TEXTURE = ":resources:images/tiles/boxCrate_double.png"
@@ -50,16 +50,6 @@ class PhysicsScene(Scene):
 
     TITLE = "PymunkPhysicsEngine: agents push crates"
     MODES = ("push", "wander", "mixed")
-
-    def __init__(
-        self,
-        width: float = WINDOW_WIDTH,
-        height: float = WINDOW_HEIGHT,
-        mode: str | None = None,
-        seed: int = 0,
-    ) -> None:
-        self.seed = seed
-        super().__init__(width, height, mode, seed)
 
     def setup(self) -> None:
         w, h = self.width, self.height

@@ -26,7 +26,7 @@ import numpy as np
 
 import arcade_steering as steer
 
-from ._base import WINDOW_HEIGHT, WINDOW_WIDTH, Scene, run
+from ._base import Scene, run
 from ._drawing import BLUE, ORANGE, TARGET_COLOR, draw_cross
 
 GRAVITY = 900.0
@@ -46,16 +46,6 @@ class PlatformerScene(Scene):
 
     TITLE = "Jump: a run-up and a jump onto a ledge, side view"
     MODES = ("ledges",)
-
-    def __init__(
-        self,
-        width: float = WINDOW_WIDTH,
-        height: float = WINDOW_HEIGHT,
-        mode: str | None = None,
-        seed: int = 0,
-    ) -> None:
-        self.seed = seed
-        super().__init__(width, height, mode, seed)
 
     def setup(self) -> None:
         w, h = self.width, self.height

@@ -29,7 +29,7 @@ import arcade
 
 import arcade_steering as steer
 
-from ._base import WINDOW_HEIGHT, WINDOW_WIDTH, Scene, run
+from ._base import Scene, run
 from ._drawing import BLUE, ORANGE, draw_cross
 
 #: The level, top row first: ``#`` is a wall tile.
@@ -65,16 +65,6 @@ class TileWallsScene(Scene):
     TITLE = "Wall tiles: the engine's walls are steering walls"
     MODES = ("engine", "sprites")
     KEYS = "click: go there, or knock down a tile"
-
-    def __init__(
-        self,
-        width: float = WINDOW_WIDTH,
-        height: float = WINDOW_HEIGHT,
-        mode: str | None = None,
-        seed: int = 0,
-    ) -> None:
-        self.seed = seed
-        super().__init__(width, height, mode, seed)
 
     def setup(self) -> None:
         rows, columns = len(LEVEL), len(LEVEL[0])
