@@ -19,7 +19,8 @@ from pathlib import Path
 from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
-#: The C declarations Python may call: kernel.h without its preprocessor lines.
+#: The C declarations Python may call: kernel.h without its preprocessor lines. (native.h
+#: holds what the C files share, program.c runs a batch's program, one file per behaviour.)
 CDEF = "\n".join(
     line
     for line in (HERE / "kernel.h").read_text(encoding="utf-8").splitlines()
@@ -36,18 +37,18 @@ def _flags() -> list[str]:
 
 
 def make_builder(sources: Path) -> FFI:
-    """The extension's builder, ``kernel.c`` found in ``sources``.
+    """The extension's builder: every ``.c`` file of this folder, found in ``sources``.
 
     Args:
-        sources: ``kernel.c``'s folder: relative to the project for ``setup.py`` (setuptools
-            refuses absolute paths), absolute to compile anywhere else.
+        sources: This folder: relative to the project for ``setup.py`` (setuptools refuses
+            absolute paths), absolute to compile anywhere else.
     """
     builder = FFI()
     builder.cdef(CDEF)
     builder.set_source(
         "arcade_steering._native._kernel",
         '#include "kernel.h"',
-        sources=[(sources / "kernel.c").as_posix()],
+        sources=[(sources / c.name).as_posix() for c in sorted(HERE.glob("*.c"))],
         include_dirs=[str(HERE)],
         extra_compile_args=_flags(),
         extra_link_args=[flag for flag in _flags() if flag.startswith("-fsanitize")],

@@ -1,0 +1,120 @@
+/* What the native step's C files share: the vector helpers, one agent as its leaves read it,
+ * and each file's functions. Not Python's: kernel.h is what Python calls.
+ *
+ * Each stage mirrors a numpy kernel operation for operation, so the two paths agree to
+ * rounding: the numpy name is given above each one. */
+
+#ifndef AS_NATIVE_H
+#define AS_NATIVE_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "kernel.h"
+
+/* _util/vec.py: MIN_LENGTH, GOLDEN_ANGLE */
+#define MIN_LENGTH 1e-12
+#define PI 3.141592653589793 /* numpy.pi */
+#define GOLDEN_ANGLE (PI * (3.0 - sqrt(5.0)))
+
+typedef struct {
+    double x, y;
+} vec2;
+
+static const vec2 ZERO = {0.0, 0.0};
+
+static inline double length(vec2 v) { return sqrt(v.x * v.x + v.y * v.y); }
+
+static inline vec2 scaled(vec2 v, double factor) {
+    vec2 r = {v.x * factor, v.y * factor};
+    return r;
+}
+
+static inline vec2 load(const double *rows, intptr_t row) {
+    vec2 r = {rows[2 * row], rows[2 * row + 1]};
+    return r;
+}
+
+static inline void store(double *rows, intptr_t row, vec2 v) {
+    rows[2 * row] = v.x;
+    rows[2 * row + 1] = v.y;
+}
+
+/* vec.normalize: unit vector, or fallback when shorter than MIN_LENGTH. */
+static inline vec2 normalize(vec2 v, vec2 fallback) {
+    double len = length(v);
+    return len > MIN_LENGTH ? scaled(v, 1.0 / len) : fallback;
+}
+
+/* vec.truncate */
+static inline vec2 truncate(vec2 v, double limit) {
+    double len = length(v);
+    return len > limit ? scaled(v, limit / len) : v;
+}
+
+/* vec.spread_directions */
+static inline vec2 spread(intptr_t id) {
+    double angle = (double)id * GOLDEN_ANGLE;
+    vec2 r = {cos(angle), sin(angle)};
+    return r;
+}
+
+/* numpy.maximum: NaN if either is (fmax would drop it). */
+static inline double maximum(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    return a > b ? a : b;
+}
+
+/* masks.finite: NaN and inf replaced by zero, coordinate by coordinate. */
+static inline vec2 finite(vec2 v) {
+    vec2 r = {isfinite(v.x) ? v.x : 0.0, isfinite(v.y) ? v.y : 0.0};
+    return r;
+}
+
+/* seek.velocity_force */
+static inline vec2 velocity_force(vec2 desired, vec2 velocity, double response_time) {
+    vec2 d = {desired.x - velocity.x, desired.y - velocity.y};
+    return scaled(d, 1.0 / response_time);
+}
+
+/* What one agent's leaves read. */
+typedef struct {
+    intptr_t row;  /* position in the batch */
+    intptr_t slot; /* row in the agents' columns */
+    vec2 position, velocity, heading;
+    double max_speed, max_force, mass, radius, response_time;
+    const double *params;
+} agent;
+
+/* numpy.minimum: NaN if either is. */
+static inline double minimum(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    return a < b ? a : b;
+}
+
+/* _avoid_kernels.times */
+static inline vec2 cmul(vec2 a, vec2 b) {
+    vec2 r = {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+    return r;
+}
+
+/* program.c */
+int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n);
+
+/* seek.c */
+vec2 seek(const agent *a, vec2 target);
+vec2 flee(const agent *a, vec2 threat, double panic_distance);
+vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance);
+
+/* separation.c */
+vec2 separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
+                intptr_t *cursor, double reach);
+vec2 separation_among_all(const agent *a, const as_agents *agents, const as_program *program,
+                          double reach);
+int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
+
+/* avoid_obstacles.c */
+vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
+int check_obstacles(const as_program *program, intptr_t n);
+
+#endif

@@ -1,0 +1,138 @@
+/* The program: checked once, then interpreted for every agent of the batch. */
+
+#include "native.h"
+
+/* The program is checked once, before any agent: every opcode known, every column, target
+ * and pair set in range, the stack never under- or overflowing, one force left at the end. */
+static int check_program(const as_program *program, intptr_t n) {
+    intptr_t depth = 0;
+    if (n > 0 && program->n_params > 0 && program->params == NULL) return AS_ERR_PROGRAM;
+    if (program->n_targets > 0 && (program->targets == NULL || program->gone == NULL))
+        return AS_ERR_PROGRAM;
+    if (program->n_pairs < 0 || program->n_pairs > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
+    if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
+
+    for (intptr_t i = 0; i < program->n_ops; i++) {
+        const int32_t *op = program->ops + 4 * i;
+        intptr_t columns = 0, first = op[2];
+        switch (op[0]) {
+            case AS_SEEK: case AS_FLEE: case AS_ARRIVE:
+                if (op[1] < 0 || op[1] >= program->n_targets) return AS_ERR_PROGRAM;
+                columns = op[0] == AS_SEEK ? 0 : op[0] == AS_FLEE ? 1 : 2;
+                depth += 1;
+                break;
+            case AS_SEPARATION:
+                if (op[1] < 0 || op[1] >= program->n_pairs) return AS_ERR_PROGRAM;
+                columns = 1;
+                depth += 1;
+                break;
+            case AS_AVOID_OBSTACLES:
+                if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
+                columns = 2;
+                depth += 1;
+                break;
+            case AS_WEIGHTED: case AS_PRIORITY:
+                if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
+                columns = op[0] == AS_WEIGHTED ? op[1] : 1;
+                depth -= op[1] - 1;
+                break;
+            default:
+                return AS_ERR_PROGRAM;
+        }
+        if (columns && (first < 0 || first + columns > program->n_params)) return AS_ERR_PROGRAM;
+        if (depth > AS_MAX_STACK) return AS_ERR_STACK;
+    }
+    return depth == 1 ? AS_OK : AS_ERR_STACK;
+}
+
+int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
+    for (intptr_t i = 0; i < n; i++)
+        if (slots[i] < 0 || slots[i] >= agents->capacity) return AS_ERR_SLOT;
+    return AS_OK;
+}
+
+/* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
+static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
+                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors) {
+    vec2 stack[AS_MAX_STACK];
+    intptr_t top = 0;
+    for (intptr_t i = 0; i < program->n_ops; i++) {
+        const int32_t *op = program->ops + 4 * i;
+        intptr_t target = op[1] * n + a->row;
+        vec2 force = ZERO;
+        switch (op[0]) {
+            case AS_SEEK:
+                force = seek(a, load(program->targets, target));
+                break;
+            case AS_FLEE:
+                force = flee(a, load(program->targets, target), a->params[op[2]]);
+                break;
+            case AS_ARRIVE:
+                force = arrive(a, load(program->targets, target), a->params[op[2]], a->params[op[2] + 1]);
+                break;
+            case AS_SEPARATION:
+                if (program->pairs[op[1]].everyone)
+                    force = separation_among_all(a, agents, program, a->params[op[2]]);
+                else
+                    force = separation(a, agents, program->pairs + op[1], cursors + op[1],
+                                       a->params[op[2]]);
+                break;
+            case AS_AVOID_OBSTACLES:
+                force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
+                                        a->params + op[2]);
+                break;
+            case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
+                top -= op[1];
+                for (int32_t k = 0; k < op[1]; k++) {
+                    vec2 child = scaled(stack[top + k], a->params[op[2] + k]);
+                    force.x += child.x;
+                    force.y += child.y;
+                }
+                force = truncate(force, a->max_force);
+                break;
+            case AS_PRIORITY: /* blend.PriorityBlend: the first child over the threshold */
+                top -= op[1];
+                for (int32_t k = 0; k < op[1]; k++) {
+                    if (length(stack[top + k]) > a->params[op[2]]) {
+                        force = stack[top + k];
+                        break;
+                    }
+                }
+                break;
+        }
+        if (op[0] <= AS_ARRIVE && program->gone[target]) force = ZERO; /* Targets.silence */
+        stack[top++] = finite(force); /* context.evaluate */
+    }
+    return stack[0];
+}
+
+int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
+             const as_program *program, double dt) {
+    intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
+    int status = check_program(program, n);
+    if (status == AS_OK) status = check_slots(agents, slots, n);
+    if (status == AS_OK) status = check_pairs(program, agents, n);
+    if (status == AS_OK) status = check_obstacles(program, n);
+    if (status != AS_OK) return status;
+    for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
+    for (intptr_t row = 0; row < n; row++) {
+        intptr_t slot = slots[row];
+        agent a;
+        a.row = row;
+        a.slot = slot;
+        a.position = load(agents->position, slot);
+        a.velocity = load(agents->velocity, slot);
+        a.heading = load(agents->heading, slot);
+        a.max_speed = agents->max_speed[slot];
+        a.max_force = agents->max_force[slot];
+        a.mass = agents->mass[slot];
+        a.radius = agents->radius[slot];
+        /* frame.BatchFrame: never react faster than the step */
+        a.response_time = fmax(agents->response_time[slot], dt);
+        a.params = program->n_params ? program->params + row * program->n_params : NULL;
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
+    }
+    return AS_OK;
+}
