@@ -157,7 +157,8 @@ class SpriteSync:
         written, faced = write_each(
             sprites, positions, angle.tolist(), plan.rotate.tolist(), turned.tolist()
         )
-        arrays.angle[rows[faced]] = angle[faced]
+        if faced:
+            arrays.angle[rows[faced]] = angle[faced]
         self._written = (plan, written)
 
     def show(
