@@ -205,6 +205,33 @@ def test_a_changed_parameter_and_a_gone_target_reach_the_native_step(
     assert not np.array_equal(native[39], native[40])  # still pushed apart when gone
 
 
+def test_columns_grown_or_restored_to_new_arrays_are_the_ones_the_native_step_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        tree = steer.WeightedBlend((steer.Seek((300.0, 40.0)), 1.0), (steer.Separation(30), 1.0))
+        sprites = [StubSprite(0.0, 10.0 * i) for i in range(2)]
+        for sprite in sprites:
+            world.attach(sprite, tree)
+        out = []
+        for step in range(40):
+            if step == 5:
+                saved = world.snapshot()
+            if step == 10:  # past the capacity: every column is a new array
+                for i in range(300):
+                    sprites.append(StubSprite(-5.0 * i, 3.0 * i))
+                    world.attach(sprites[-1], tree)
+            if step == 30:  # into the grown columns: new arrays again
+                world.restore(saved)
+            world.update(1 / 60)
+            out.append([s.position for s in sprites[:2]])
+        return np.array(out)
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert_agree(native[None], numpy[None])
+    assert native[29, 0, 0] > native[9, 0, 0] + 10.0  # they went on after the growth
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's, on its way to no force
 @pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf, 1e300])
 @pytest.mark.parametrize("leaf", [steer.Seek, steer.Flee, steer.Arrive])

@@ -92,8 +92,11 @@ class NativeStep:
         #: Why the native step is not available; empty when it is.
         self.reason = reason
         self._programs: weakref.WeakKeyDictionary[Batch, _Bound | str] = weakref.WeakKeyDictionary()
-        # The agents' columns, the as_agents struct over them and its buffers.
-        self._agents: tuple[list[np.ndarray], Any, list[Any]] | None = None
+        # The agents' columns, the as_agents struct over them and its buffers, and the
+        # columns' layout they were taken at (AgentArrays.layout).
+        self._agents: tuple[AgentArrays, int, Any, list[Any]] | None = None
+        # The plan whose rows the integrator was last given, and the buffer over them.
+        self._rows: tuple[RowPlan, Any] | None = None
 
     @classmethod
     def load(cls) -> NativeStep:
@@ -130,12 +133,15 @@ class NativeStep:
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
         """Move every agent, if none needs the solid step or is driven by a physics engine."""
-        if _integration_blocker(frame.agents.plan, len(frame.geometry), driven):
+        plan = frame.agents.plan
+        if _integration_blocker(plan, len(frame.geometry), driven):
             return False
-        rows = checked("rows", frame.agents.plan.rows, INTP, (len(frame.agents.plan.rows),))
-        pointer = self._kernel.ffi.from_buffer("intptr_t[]", rows)
+        rows = self._rows
+        if rows is None or rows[0] is not plan:
+            checked("rows", plan.rows, INTP, (len(plan.rows),))
+            rows = self._rows = (plan, self._kernel.ffi.from_buffer("intptr_t[]", plan.rows))
         status = self._kernel.lib.as_integrate(
-            self._agents_of(frame.arrays), pointer, len(rows), frame.dt, HEADING_MIN_SPEED
+            self._agents_of(frame.arrays), rows[1], len(plan.rows), frame.dt, HEADING_MIN_SPEED
         )
         self._raise_on(status)
         return True
@@ -174,22 +180,22 @@ class NativeStep:
 
     def _agents_of(self, arrays: AgentArrays) -> Any:
         """The ``as_agents`` struct over ``arrays``' columns, made again when they were
-        replaced (grown, restored)."""
-        columns = [getattr(arrays, name) for name, _ in _COLUMNS]
+        replaced (grown, restored: ``arrays.layout`` counts it). The struct's buffers keep
+        the columns it points at alive."""
         cached = self._agents
-        if cached is not None and all(a is b for a, b in zip(cached[0], columns, strict=True)):
-            return cached[1]
+        if cached is not None and cached[0] is arrays and cached[1] == arrays.layout:
+            return cached[2]
         ffi = self._kernel.ffi
         struct = ffi.new("as_agents *")
         keep = []
         capacity = len(arrays.position)
-        for (name, shape), column in zip(_COLUMNS, columns, strict=True):
-            checked(name, column, FLOAT, (capacity, *shape))
+        for name, shape in _COLUMNS:
+            column = checked(name, getattr(arrays, name), FLOAT, (capacity, *shape))
             buffer = ffi.from_buffer("double[]", column, require_writable=name in _WRITTEN)
             keep.append(buffer)
             setattr(struct, name, buffer)
         struct.capacity = capacity
-        self._agents = (columns, struct, keep)
+        self._agents = (arrays, arrays.layout, struct, keep)
         return struct
 
     @staticmethod
@@ -202,7 +208,7 @@ def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) 
     """Why the integrator must run on numpy, or ``""``."""
     if driven is not None:
         return "a physics engine drives agents"
-    if shapes and some(plan.solid):
+    if shapes and plan.any_solid:
         return "solid agents among walls or obstacles: the solid step runs on numpy"
     return ""
 
