@@ -16,6 +16,8 @@
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
 #define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
                               * pushes a force */
+#define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
+#define AS_COHESION 15  /* a: pair set, b: radius column */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -42,7 +44,7 @@ typedef struct {
     intptr_t capacity;
 } as_agents;
 
-/* One Separation leaf's neighbour pairs for this step, grouped by asking agent; or, with
+/* One Separation, Alignment or Cohesion leaf's neighbour pairs for this step, grouped by asking agent; or, with
  * everyone set, none given: the neighbours are every agent of as_program.world within reach,
  * found in that order (the numpy index's order for a world of few agents). */
 typedef struct {

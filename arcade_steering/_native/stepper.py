@@ -23,7 +23,6 @@ from ..behaviors._avoid_kernels import lengths_of
 from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
-from ..neighbors.radius import ALL_PAIRS_MAX
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -242,7 +241,7 @@ class _Bound:
         self._ffi = ffi
         self._targets = program.static_targets.copy()
         self._gone = np.zeros((t, n), dtype=BYTE)
-        self._pairs = ffi.new("as_pairs[]", max(len(program.separations), 1))
+        self._pairs = ffi.new("as_pairs[]", max(len(program.neighbor_leaves), 1))
         self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
         self._held_obstacles: list[Any] = []
@@ -263,7 +262,7 @@ class _Bound:
         ]
         struct.ops, struct.params, struct.targets, struct.gone = self._keep
         struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
-        struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
+        struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
         self._struct = struct
 
@@ -273,7 +272,7 @@ class _Bound:
             if table.moving:
                 self._targets[number] = table.positions(frame)
                 self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
-        if self.program.separations:
+        if self.program.neighbor_leaves:
             self._bind_pairs(frame, batch)
         if self.program.avoiders:
             self._bind_obstacles(frame, batch)
@@ -323,19 +322,18 @@ class _Bound:
         self._held_obstacles = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
-        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world
-        of few agents, among all of them, left to the C, which finds the same pairs in the
-        same order as the numpy index (every agent against every other)."""
+        """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
+        agent of the world, left to the C, which finds them on a grid of its own (and sums
+        them in the world's order, as the numpy index does for up to 64 agents)."""
         ffi = self._ffi
         world = frame.agents.rows
-        few = len(world) <= ALL_PAIRS_MAX
         world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
         self._struct.world, self._struct.n_world = world_buffer, len(world)
         held: list[Any] = [(world, world_buffer)]
         batch_frame = None
-        for number, node in enumerate(self.program.separations):
+        for number, node in enumerate(self.program.neighbor_leaves):
             entry = self._pairs[number]
-            entry.everyone = few and self.program.among_all[number]
+            entry.everyone = self.program.among_all[number]
             if entry.everyone:
                 entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
                 entry.count = 0
