@@ -88,6 +88,7 @@ typedef struct {
     double max_speed, max_force, mass, radius, response_time;
     const double *params;
     neighbor_grid *grid; /* NULL: few agents, or no rule among everyone */
+    double dt; /* the step, s */
 } agent;
 
 /* numpy.minimum: NaN if either is. */
@@ -127,5 +128,10 @@ void free_neighbor_grid(neighbor_grid *grid);
 /* avoid_obstacles.c */
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
+
+/* evade_sight_cone.c */
+vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
+                      vec2 leader, const double *params);
+int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
 
 #endif

@@ -33,6 +33,12 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 2;
                 depth += 1;
                 break;
+            case AS_EVADE_SIGHT_CONE:
+                if (op[1] < 0 || op[1] >= program->n_targets) return AS_ERR_PROGRAM;
+                if (op[3] < 0 || op[3] >= program->n_sight_cones) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
             case AS_WEIGHTED: case AS_PRIORITY:
                 if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
                 columns = op[0] == AS_WEIGHTED ? op[1] : 1;
@@ -88,6 +94,11 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
                                         a->params + op[2]);
                 break;
+            case AS_EVADE_SIGHT_CONE: /* silent when its leader is gone (Targets.silence) */
+                force = evade_sight_cone(a, agents, program->sight_cones + op[3],
+                                         load(program->targets, target), a->params + op[2]);
+                if (program->gone[target]) force = ZERO;
+                break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -120,6 +131,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
+    if (status == AS_OK) status = check_sight_cones(program, agents, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     neighbor_grid *grid = build_neighbor_grid(agents, program, n);
@@ -137,6 +149,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.radius = agents->radius[slot];
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
+        a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
         a.grid = grid;
         store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));

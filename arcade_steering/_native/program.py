@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.seek import Arrive, Flee, Seek
+from ..behaviors.sight_cone import EvadeSightCone
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -29,7 +31,7 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-ALIGNMENT, COHESION = 14, 15
+EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 13, 14, 15
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most flocking (or AvoidObstacles)
 #: leaves, of a program.
 MAX_STACK = 32
@@ -56,6 +58,8 @@ class Program:
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
+        sight_cones: The EvadeSightCone leaves' places and their leader's target number, in
+            operand order.
     """
 
     ops: np.ndarray
@@ -67,6 +71,7 @@ class Program:
     avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+    sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -89,6 +94,7 @@ class _Compiler:
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
+        self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
 
     def column(self, node: BatchNode, name: str) -> int:
@@ -97,8 +103,8 @@ class _Compiler:
         self.columns.append(values)
         return first
 
-    def target(self, node: BatchNode) -> int:
-        table = type(node.component).params["target"].per_agent(node, self.n)
+    def target(self, node: BatchNode, name: str = "target") -> int:
+        table = type(node.component).params[name].per_agent(node, self.n)
         self.targets.append(table)
         return len(self.targets) - 1
 
@@ -133,6 +139,7 @@ class _Compiler:
             self.avoiders,
             self.deepest,
             self.tokens,
+            sight_cones=self.sight_cones,
         )
 
 
@@ -172,6 +179,17 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
 
 
+def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
+    if cast(EvadeSightCone, node.component).occluded:  # the emitter is chosen by exact class
+        raise NotCoveredError("EvadeSightCone with occluded=True has no native step yet")
+    leader = compiler.target(node, "leader")
+    compiler.sight_cones.append((node, leader))
+    first = compiler.column(node, "length")
+    compiler.column(node, "half_angle")
+    compiler.column(node, "max_prediction")
+    compiler.emit(EVADE_SIGHT_CONE, leader, first, len(compiler.sight_cones) - 1)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -191,6 +209,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Alignment: _group_rule(ALIGNMENT),
     Cohesion: _group_rule(COHESION),
     AvoidObstacles: _avoid_obstacles,
+    EvadeSightCone: _evade_sight_cone,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }

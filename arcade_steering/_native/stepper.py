@@ -55,6 +55,7 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
+    -6: "a leader's slot out of range, or a sight cone's state missing",
 }
 FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
@@ -67,6 +68,12 @@ _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
 
 #: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
 _OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
+#: EvadeSightCone's state (each NaN until known): its name and the as_sight_cones member.
+_SIGHT_CONE_STATE = (
+    ("leader_heading", "heading"),
+    ("leader_velocity", "velocity_before"),
+    ("leader_look", "look_before"),
+)
 
 
 def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -248,6 +255,10 @@ class _Bound:
         # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
         # threat before this step: what store_state needs after it.
         self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
+        self._sight_cones = ffi.new("as_sight_cones[]", max(len(program.sight_cones), 1))
+        # Each EvadeSightCone leaf's context and state arrays, stored back after the step.
+        self._sight_states: list[tuple[SteeringContext, dict[str, np.ndarray]]] = []
+        self._held_sight_cones: list[Any] = []
         slots = checked("slots", batch.slots, INTP, (n,))
         ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
         params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
@@ -264,6 +275,7 @@ class _Bound:
         struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
         struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
+        struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -276,6 +288,8 @@ class _Bound:
             self._bind_pairs(frame, batch)
         if self.program.avoiders:
             self._bind_obstacles(frame, batch)
+        if self.program.sight_cones:
+            self._bind_sight_cones(frame, batch)
         return self._struct
 
     def store_state(self) -> None:
@@ -288,6 +302,10 @@ class _Bound:
             elif had_threats:
                 ctx.set_state("shape", state["shape"])
         self._states = []
+        for ctx, state in self._sight_states:  # EvadeSightCone stores all of it every step
+            for name, values in state.items():
+                ctx.set_state(name, values)
+        self._sight_states = []
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
@@ -320,6 +338,28 @@ class _Bound:
             }
             self._states.append((ctx, state, some(state["shape"] >= 0.0)))
         self._held_obstacles = held
+
+    def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
+        """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:
+        their positions are its target's) and its state to read and write in place."""
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        self._sight_states = []
+        for number, (node, leader) in enumerate(self.program.sight_cones):
+            table, entry = self.program.targets[leader], self._sight_cones[number]
+            slots = table.slots(frame).take(table.inverse)
+            _point(self._ffi, entry, "velocity", table.velocities(frame), FLOAT, (n, 2), held)
+            _point(self._ffi, entry, "leader", slots, INTP, (n,), held)
+            ctx = SteeringContext(batch_frame, node)
+            state = {
+                name: _point(
+                    self._ffi, entry, member, ctx.state(name, shape=(2,)), FLOAT, (n, 2), held, True
+                )
+                for name, member in _SIGHT_CONE_STATE
+            }
+            self._sight_states.append((ctx, state))
+        self._held_sight_cones = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
