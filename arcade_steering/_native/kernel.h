@@ -16,6 +16,8 @@
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
 #define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
                               * pushes a force */
+#define AS_AVOID_WALLS 8 /* a: wall set, b: first of 2 columns (side_angle, side_ratio);
+                          * pushes a force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -26,6 +28,8 @@
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
 #define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
+#define AS_ERR_WALLS -6 /* wall candidates not grouped by agent, a wall out of range, or the
+                        * walls or feeler lengths missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -70,6 +74,20 @@ typedef struct {
     intptr_t threats;       /* out: how many agents have a threat */
 } as_obstacles;
 
+/* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
+ * (grouped by asking agent, in its order: the first of equal contacts wins), and the
+ * geometry's shapes they index (geometry/_capsules.py's local_frames). */
+typedef struct {
+    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
+    const intptr_t *shape;  /* (count,) the wall's row in the geometry */
+    intptr_t count;
+    const double *length;   /* (n,) each agent's front feeler length, px */
+    const double *columns;  /* (10, shapes) the shape columns of geometry/_kernels.py */
+    const double *start;    /* (shapes, 2) each core's first end, px */
+    const double *turn;     /* (shapes, 2) each core's rotation into its frame, unit */
+    intptr_t shapes;
+} as_walls;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -85,6 +103,8 @@ typedef struct {
     intptr_t n_obstacles;
     const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
     intptr_t n_world;
+    const as_walls *walls;  /* (n_walls,) */
+    intptr_t n_walls;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -117,4 +117,8 @@ int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
 
+/* avoid_walls.c */
+vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params);
+int check_walls(const as_program *program, intptr_t n);
+
 #endif

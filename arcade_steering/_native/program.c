@@ -13,6 +13,8 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
     if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
+    if (program->n_walls < 0 || program->n_walls > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_walls > 0 && program->walls == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -30,6 +32,11 @@ static int check_program(const as_program *program, intptr_t n) {
                 break;
             case AS_AVOID_OBSTACLES:
                 if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
+                columns = 2;
+                depth += 1;
+                break;
+            case AS_AVOID_WALLS:
+                if (op[1] < 0 || op[1] >= program->n_walls) return AS_ERR_PROGRAM;
                 columns = 2;
                 depth += 1;
                 break;
@@ -55,7 +62,8 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors) {
+                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors,
+                        intptr_t *wall_cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -82,6 +90,10 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
             case AS_AVOID_OBSTACLES:
                 force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
                                         a->params + op[2]);
+                break;
+            case AS_AVOID_WALLS:
+                force = avoid_walls(a, program->walls + op[1], wall_cursors + op[1],
+                                    a->params + op[2]);
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
@@ -111,10 +123,12 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt) {
     intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
+    intptr_t wall_cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
+    if (status == AS_OK) status = check_walls(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     for (intptr_t row = 0; row < n; row++) {
@@ -132,7 +146,8 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors,
+                                                  wall_cursors));
     }
     return AS_OK;
 }

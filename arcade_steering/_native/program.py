@@ -19,7 +19,7 @@ import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
-from ..behaviors.avoid import AvoidObstacles
+from ..behaviors.avoid import AvoidObstacles, AvoidWalls
 from ..behaviors.group import Separation
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
@@ -29,8 +29,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles)
-#: leaves, of a program.
+AVOID_WALLS = 8
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles, or
+#: AvoidWalls) leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -54,6 +55,7 @@ class Program:
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
+        walls: The AvoidWalls leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -65,6 +67,7 @@ class Program:
     avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+    walls: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -86,6 +89,7 @@ class _Compiler:
         self.separations: list[BatchNode] = []
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
+        self.walls: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.depth = self.deepest = 0
 
@@ -131,6 +135,7 @@ class _Compiler:
             self.avoiders,
             self.deepest,
             self.tokens,
+            self.walls,
         )
 
 
@@ -164,6 +169,13 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
 
 
+def _avoid_walls(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.walls.append(node)  # its feelers' lengths come with its candidates, per step
+    first = compiler.column(node, "side_angle")
+    compiler.column(node, "side_ratio")
+    compiler.emit(AVOID_WALLS, len(compiler.walls) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -181,6 +193,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Arrive: _arrive,
     Separation: _separation,
     AvoidObstacles: _avoid_obstacles,
+    AvoidWalls: _avoid_walls,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -194,7 +207,7 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.separations), len(compiler.avoiders))
+    leaves = max(len(compiler.separations), len(compiler.avoiders), len(compiler.walls))
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()
