@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import arcade
 import numpy as np
 import pymunk
 import pytest
@@ -260,6 +261,42 @@ def test_an_agent_centred_on_a_thin_wall_is_pushed_off_its_line(
     assert_agree(native, numpy)
     assert native[0, 0, 5] < 0  # out along the wall's right normal, as pymunk's
     assert native[-1, 0, 1] < -6  # off the wall
+
+
+def test_walls_from_sprites_that_come_and_go_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No walls at first, then wall sprites (their merged outline), one tile taken away, a
+    pymunk segment added: the candidates are bound again every update."""
+    results = []
+    for native in (True, False):
+        if native:
+            monkeypatch.delenv("ARCADE_STEERING_NATIVE", raising=False)
+        else:
+            monkeypatch.setenv("ARCADE_STEERING_NATIVE", "0")
+        world = steer.SteeringWorld(seed=0)
+        sprites = [StubSprite(-60.0 + 15 * i, 10.0 * (i % 3)) for i in range(8)]
+        for sprite in sprites:
+            world.attach(sprite, walls_first((400, 20)), max_speed=120, radius=5)
+        tiles = arcade.SpriteList()
+        for column, row in [(3, r) for r in range(-3, 4)] + [(4, -3), (5, -3)]:
+            tile = arcade.SpriteSolidColor(32, 32, color=arcade.color.GRAY)
+            tile.position = ((column + 0.5) * 32, (row + 0.5) * 32)
+            tiles.append(tile)
+        out = []
+        for step in range(150):
+            if step == 10:
+                world.add_wall_sprites(tiles)
+            if step == 60:
+                tiles[3].remove_from_sprite_lists()  # a gap opens in the wall
+            if step == 90:
+                world.add_wall((250, -100), (250, 100), thickness=3)
+            world.update(1 / 60)
+            if step == 11:
+                assert all(batch.native == native for batch in world.native_report().batches)
+            agents = [world.agent_of(sprite) for sprite in sprites]
+            out.append([[*a.position, *a.velocity, *a.force, *a.heading] for a in agents])
+        results.append(np.array(out))
+    assert_agree(results[0], results[1])
+    assert results[0][10:, :, 4].min() < -100  # pushed back from the wall on the way
 
 
 def test_the_report_says_avoid_walls_runs_native() -> None:
