@@ -24,7 +24,7 @@ from arcade_steering.testing import StubSprite
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
 #: AvoidWalls' opcode, kernel.h's AS_AVOID_WALLS, and its error code, AS_ERR_WALLS.
-AVOID_WALLS, ERR_WALLS = 8, -6
+AVOID_WALLS, ERR_WALLS = 8, -7
 
 
 @pytest.fixture(autouse=True)

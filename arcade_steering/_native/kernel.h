@@ -28,7 +28,7 @@
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
 #define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
-#define AS_ERR_WALLS -6 /* wall candidates not grouped by agent, a wall out of range, or the
+#define AS_ERR_WALLS -7 /* wall candidates not grouped by agent, a wall out of range, or the
                         * walls or feeler lengths missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */

@@ -57,7 +57,7 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
-    -6: "wall candidates out of order or out of range, or the walls missing",
+    -7: "wall candidates out of order or out of range, or the walls missing",
 }
 FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
