@@ -20,6 +20,8 @@
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
                                 * max_prediction), c: sight-cone set; pushes a force */
+#define AS_AVOID_WALLS 8 /* a: wall set, b: first of 2 columns (side_angle, side_ratio);
+                          * pushes a force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -31,6 +33,8 @@
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
 #define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
 #define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
+#define AS_ERR_WALLS -7 /* wall candidates not grouped by agent, a wall out of range, or the
+                        * walls or feeler lengths missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -84,6 +88,19 @@ typedef struct {
     double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
     double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
 } as_sight_cones;
+/* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
+ * (grouped by asking agent, in its order: the first of equal contacts wins), and the
+ * geometry's shapes they index (geometry/_capsules.py's local_frames). */
+typedef struct {
+    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
+    const intptr_t *shape;  /* (count,) the wall's row in the geometry */
+    intptr_t count;
+    const double *length;   /* (n,) each agent's front feeler length, px */
+    const double *columns;  /* (10, shapes) the shape columns of geometry/_kernels.py */
+    const double *start;    /* (shapes, 2) each core's first end, px */
+    const double *turn;     /* (shapes, 2) each core's rotation into its frame, unit */
+    intptr_t shapes;
+} as_walls;
 
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
@@ -102,6 +119,8 @@ typedef struct {
     intptr_t n_world;
     as_sight_cones *sight_cones; /* (n_sight_cones,) */
     intptr_t n_sight_cones;
+    const as_walls *walls;  /* (n_walls,) */
+    intptr_t n_walls;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -133,5 +133,8 @@ int check_obstacles(const as_program *program, intptr_t n);
 vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
                       vec2 leader, const double *params);
 int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
+/* avoid_walls.c */
+vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params);
+int check_walls(const as_program *program, intptr_t n);
 
 #endif

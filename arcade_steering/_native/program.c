@@ -13,6 +13,8 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
     if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
+    if (program->n_walls < 0 || program->n_walls > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_walls > 0 && program->walls == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -39,6 +41,11 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 3;
                 depth += 1;
                 break;
+            case AS_AVOID_WALLS:
+                if (op[1] < 0 || op[1] >= program->n_walls) return AS_ERR_PROGRAM;
+                columns = 2;
+                depth += 1;
+                break;
             case AS_WEIGHTED: case AS_PRIORITY:
                 if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
                 columns = op[0] == AS_WEIGHTED ? op[1] : 1;
@@ -61,7 +68,8 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors) {
+                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors,
+                        intptr_t *wall_cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -99,6 +107,10 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                                          load(program->targets, target), a->params + op[2]);
                 if (program->gone[target]) force = ZERO;
                 break;
+            case AS_AVOID_WALLS:
+                force = avoid_walls(a, program->walls + op[1], wall_cursors + op[1],
+                                    a->params + op[2]);
+                break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -127,11 +139,13 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt) {
     intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
+    intptr_t wall_cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
     if (status == AS_OK) status = check_sight_cones(program, agents, n);
+    if (status == AS_OK) status = check_walls(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     neighbor_grid *grid = build_neighbor_grid(agents, program, n);
@@ -152,7 +166,8 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
         a.grid = grid;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors,
+                                                  wall_cursors));
     }
     free_neighbor_grid(grid);
     return AS_OK;

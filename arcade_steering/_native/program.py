@@ -20,7 +20,7 @@ import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
-from ..behaviors.avoid import AvoidObstacles
+from ..behaviors.avoid import AvoidObstacles, AvoidWalls
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..behaviors.sight_cone import EvadeSightCone
@@ -31,9 +31,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 13, 14, 15
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most flocking (or AvoidObstacles)
-#: leaves, of a program.
+AVOID_WALLS, EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 8, 13, 14, 15
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most flocking (or AvoidObstacles, or
+#: AvoidWalls) leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -60,6 +60,7 @@ class Program:
         depth: The deepest stack the program needs.
         sight_cones: The EvadeSightCone leaves' places and their leader's target number, in
             operand order.
+        walls: The AvoidWalls leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -72,6 +73,7 @@ class Program:
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
     sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
+    walls: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -93,6 +95,7 @@ class _Compiler:
         self.neighbor_leaves: list[BatchNode] = []
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
+        self.walls: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -140,6 +143,7 @@ class _Compiler:
             self.deepest,
             self.tokens,
             sight_cones=self.sight_cones,
+            walls=self.walls,
         )
 
 
@@ -190,6 +194,13 @@ def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(EVADE_SIGHT_CONE, leader, first, len(compiler.sight_cones) - 1)
 
 
+def _avoid_walls(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.walls.append(node)  # its feelers' lengths come with its candidates, per step
+    first = compiler.column(node, "side_angle")
+    compiler.column(node, "side_ratio")
+    compiler.emit(AVOID_WALLS, len(compiler.walls) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -210,6 +221,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Cohesion: _group_rule(COHESION),
     AvoidObstacles: _avoid_obstacles,
     EvadeSightCone: _evade_sight_cone,
+    AvoidWalls: _avoid_walls,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -223,7 +235,7 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.neighbor_leaves), len(compiler.avoiders))
+    leaves = max(len(compiler.neighbor_leaves), len(compiler.avoiders), len(compiler.walls))
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

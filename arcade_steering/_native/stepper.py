@@ -18,11 +18,12 @@ import numpy as np
 from .._core.arrays import HEADING_MIN_SPEED
 from .._core.batches import Batch
 from .._util.masks import some
-from .._util.vec import as_complex
+from .._util.vec import as_complex, as_points
 from ..behaviors._avoid_kernels import lengths_of
-from ..behaviors.avoid import obstacle_candidates
+from ..behaviors.avoid import feeler_length, obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
+from ..geometry._kernels import NCOL
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -56,6 +57,7 @@ _ERRORS = {
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
     -6: "a leader's slot out of range, or a sight cone's state missing",
+    -7: "wall candidates out of order or out of range, or the walls missing",
 }
 FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
@@ -252,6 +254,8 @@ class _Bound:
         self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
         self._held_obstacles: list[Any] = []
+        self._walls = ffi.new("as_walls[]", max(len(program.walls), 1))
+        self._held_walls: list[Any] = []
         # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
         # threat before this step: what store_state needs after it.
         self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
@@ -276,6 +280,7 @@ class _Bound:
         struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
         struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
+        struct.walls, struct.n_walls = self._walls, len(program.walls)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -290,6 +295,8 @@ class _Bound:
             self._bind_obstacles(frame, batch)
         if self.program.sight_cones:
             self._bind_sight_cones(frame, batch)
+        if self.program.walls:
+            self._bind_walls(frame, batch)
         return self._struct
 
     def store_state(self) -> None:
@@ -360,6 +367,30 @@ class _Bound:
             }
             self._sight_states.append((ctx, state))
         self._held_sight_cones = held
+    def _bind_walls(self, frame: StepFrame, batch: Batch) -> None:
+        """Each AvoidWalls leaf's candidate walls, found as feel_walls finds them (the same
+        broad phase, so the same order), its feelers' lengths, and the shapes they index."""
+        ffi = self._ffi
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        for number, node in enumerate(self.program.walls):
+            ctx = SteeringContext(batch_frame, node)
+            length = feeler_length(ctx, ctx.params(node.component))
+            position = as_complex(ctx.position)
+            geometry = ctx.geometry
+            rows, walls = geometry.pairs(position.real, position.imag, length + ctx.radius, "walls")
+            columns, start, turn = geometry.local_frames
+            m = columns.shape[1]
+            entry = self._walls[number]
+            entry.count, entry.shapes = len(rows), m
+            _point(ffi, entry, "query", rows, INTP, (len(rows),), held)
+            _point(ffi, entry, "shape", walls, INTP, (len(rows),), held)
+            _point(ffi, entry, "length", length, FLOAT, (n,), held)
+            _point(ffi, entry, "columns", columns, FLOAT, (NCOL, m), held)  # avoid_walls.c's NCOL
+            for name, values in (("start", start), ("turn", turn)):
+                _point(ffi, entry, name, as_points(values), FLOAT, (m, 2), held)
+        self._held_walls = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
