@@ -30,6 +30,16 @@ static inline vec2 scaled(vec2 v, double factor) {
     return r;
 }
 
+static inline vec2 plus(vec2 a, vec2 b) {
+    vec2 r = {a.x + b.x, a.y + b.y};
+    return r;
+}
+
+static inline vec2 minus(vec2 a, vec2 b) {
+    vec2 r = {a.x - b.x, a.y - b.y};
+    return r;
+}
+
 static inline vec2 load(const double *rows, intptr_t row) {
     vec2 r = {rows[2 * row], rows[2 * row + 1]};
     return r;
@@ -83,6 +93,7 @@ typedef struct {
     intptr_t slot; /* row in the agents' columns */
     vec2 position, velocity, heading;
     double max_speed, max_force, mass, radius, response_time;
+    double dt; /* the step, s */
     const double *params;
 } agent;
 
@@ -105,6 +116,7 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n);
 vec2 seek(const agent *a, vec2 target);
 vec2 flee(const agent *a, vec2 threat, double panic_distance);
 vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance);
+vec2 arrive_velocity(const agent *a, vec2 target, double slowing_radius, double tolerance);
 
 /* separation.c */
 vec2 separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
@@ -116,5 +128,13 @@ int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
 /* avoid_obstacles.c */
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
+
+/* follow_path.c */
+vec2 follow_path(const agent *a, as_paths *set, const double *params);
+int check_paths(const as_program *program, intptr_t n);
+
+/* follow_leader.c */
+vec2 follow_leader(const agent *a, const as_leaders *set, const double *params);
+int check_leaders(const as_program *program, intptr_t n);
 
 #endif

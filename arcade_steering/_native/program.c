@@ -13,6 +13,10 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
     if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
+    if (program->n_paths < 0 || program->n_paths > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_paths > 0 && program->paths == NULL) return AS_ERR_PROGRAM;
+    if (program->n_leaders < 0 || program->n_leaders > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_leaders > 0 && program->leaders == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -31,6 +35,16 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_AVOID_OBSTACLES:
                 if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
                 columns = 2;
+                depth += 1;
+                break;
+            case AS_FOLLOW_PATH:
+                if (op[1] < 0 || op[1] >= program->n_paths) return AS_ERR_PROGRAM;
+                columns = 5;
+                depth += 1;
+                break;
+            case AS_FOLLOW_LEADER:
+                if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
+                columns = 3;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -83,6 +97,12 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
                                         a->params + op[2]);
                 break;
+            case AS_FOLLOW_PATH:
+                force = follow_path(a, program->paths + op[1], a->params + op[2]);
+                break;
+            case AS_FOLLOW_LEADER:
+                force = follow_leader(a, program->leaders + op[1], a->params + op[2]);
+                break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -115,6 +135,8 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
+    if (status == AS_OK) status = check_paths(program, n);
+    if (status == AS_OK) status = check_leaders(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     for (intptr_t row = 0; row < n; row++) {
@@ -131,6 +153,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.radius = agents->radius[slot];
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
+        a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
         store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
     }

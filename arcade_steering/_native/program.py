@@ -21,6 +21,8 @@ from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles
 from ..behaviors.group import Separation
+from ..behaviors.leader import FollowLeader
+from ..behaviors.paths import FollowPath
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
@@ -29,8 +31,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles)
-#: leaves, of a program.
+FOLLOW_PATH, FOLLOW_LEADER = 9, 10
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles,
+#: FollowPath, FollowLeader) leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -54,6 +57,8 @@ class Program:
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
+        followers: The FollowPath leaves' places, in operand order.
+        leaders: The FollowLeader leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -65,6 +70,8 @@ class Program:
     avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+    followers: list[BatchNode] = field(default_factory=list)
+    leaders: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -86,6 +93,8 @@ class _Compiler:
         self.separations: list[BatchNode] = []
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
+        self.followers: list[BatchNode] = []
+        self.leaders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.depth = self.deepest = 0
 
@@ -131,6 +140,8 @@ class _Compiler:
             self.avoiders,
             self.deepest,
             self.tokens,
+            self.followers,
+            self.leaders,
         )
 
 
@@ -164,6 +175,22 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
 
 
+def _follow_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths and progress come per step
+    first = compiler.column(node, "prediction")
+    for name in ("look_ahead", "min_look_ahead", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(FOLLOW_PATH, len(compiler.followers) - 1, first)
+
+
+def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "distance")
+    compiler.column(node, "slowing_radius")
+    compiler.column(node, "tolerance")
+    compiler.emit(FOLLOW_LEADER, len(compiler.leaders) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -181,6 +208,8 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Arrive: _arrive,
     Separation: _separation,
     AvoidObstacles: _avoid_obstacles,
+    FollowPath: _follow_path,
+    FollowLeader: _follow_leader,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -194,7 +223,12 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.separations), len(compiler.avoiders))
+    leaves = max(
+        len(compiler.separations),
+        len(compiler.avoiders),
+        len(compiler.followers),
+        len(compiler.leaders),
+    )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

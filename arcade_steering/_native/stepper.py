@@ -24,6 +24,8 @@ from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..neighbors.radius import ALL_PAIRS_MAX
+from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
+from .follow import PathBinding, bind_leaders
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -56,8 +58,9 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
+    -6: "a path or segment out of range, or a path's arrays missing",
+    -7: "a leader's arrays missing",
 }
-FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
 _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
     ("query", INTP, ()),
@@ -68,20 +71,6 @@ _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
 
 #: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
 _OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
-
-
-def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """``array`` if it is C-contiguous with this dtype and shape.
-
-    Raises:
-        ValueError: It is not: its address must not go to the C.
-    """
-    if array.dtype != dtype or array.shape != shape or not array.flags.c_contiguous:
-        raise ValueError(
-            f"native step: {name} must be a C-contiguous {dtype} array of shape {shape}, got "
-            f"{array.dtype} {array.shape} (contiguous: {array.flags.c_contiguous})"
-        )
-    return array
 
 
 class NativeStep:
@@ -207,26 +196,6 @@ def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) 
     return ""
 
 
-def _point(
-    ffi: Any,
-    struct: Any,
-    member: str,
-    values: np.ndarray,
-    dtype: np.dtype,
-    shape: tuple[int, ...],
-    held: list,
-    writable: bool = False,
-) -> np.ndarray:
-    """Point ``struct.member`` at ``values`` as a C-contiguous ``dtype`` array of ``shape``
-    (checked; NULL when empty), which ``held`` keeps alive with its buffer; returns it."""
-    array = checked(member, np.ascontiguousarray(values, dtype), dtype, shape)
-    kind = "intptr_t[]" if dtype == INTP else "double[]"
-    buffer = ffi.from_buffer(kind, array, require_writable=writable) if array.size else ffi.NULL
-    held.append((array, buffer))
-    setattr(struct, member, buffer)
-    return array
-
-
 class _Bound:
     """A program and the C structs over its arrays; per step, its moving targets and pairs."""
 
@@ -240,6 +209,12 @@ class _Bound:
         self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
         self._held_obstacles: list[Any] = []
+        self._paths = ffi.new("as_paths[]", max(len(program.followers), 1))
+        self._followers = [
+            PathBinding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
+        ]
+        self._leaders = ffi.new("as_leaders[]", max(len(program.leaders), 1))
+        self._held_leaders: list[Any] = []
         # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
         # threat before this step: what store_state needs after it.
         self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
@@ -259,6 +234,8 @@ class _Bound:
         struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
         struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
+        struct.paths, struct.n_paths = self._paths, len(program.followers)
+        struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -271,11 +248,18 @@ class _Bound:
             self._bind_pairs(frame, batch)
         if self.program.avoiders:
             self._bind_obstacles(frame, batch)
+        if self.program.followers or self.program.leaders:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            for binding in self._followers:
+                binding.bind(batch_frame)
+            leaders = self.program.leaders
+            self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
         return self._struct
 
     def store_state(self) -> None:
         """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
-        agent has a threat; else only the threats forgotten, if some agent had one."""
+        agent has a threat; else only the threats forgotten, if some agent had one. Each
+        FollowPath leaf's progress."""
         for number, (ctx, state, had_threats) in enumerate(self._states):
             if self._obstacles[number].threats:
                 for name, values in state.items():
@@ -283,6 +267,8 @@ class _Bound:
             elif had_threats:
                 ctx.set_state("shape", state["shape"])
         self._states = []
+        for binding in self._followers:
+            binding.store()
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
@@ -307,10 +293,10 @@ class _Bound:
                 "size": (size, FLOAT, ()),
             }
             for name, (values, dtype, shape) in candidates.items():
-                _point(ffi, entry, name, values, dtype, (p, *shape), held)
-            _point(ffi, entry, "length", length, FLOAT, (n,), held)
+                point(ffi, entry, name, values, dtype, (p, *shape), held)
+            point(ffi, entry, "length", length, FLOAT, (n,), held)
             state = {
-                name: _point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
+                name: point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
                 for name, member, fill in _OBSTACLE_STATE
             }
             self._states.append((ctx, state, some(state["shape"] >= 0.0)))
