@@ -1,8 +1,9 @@
-"""FollowPath and FollowLeader in the native step against numpy, their reference: fuzzed
-paths (open, closed, few or many points, either direction, reshaped or moving, agents far
-off them) and leaders (agents, sprites the game moves, standing ones, callables, ones that
-are gone) in random trees with the other covered components agree to 1e-9 over many steps;
-the native path is deterministic; the C refuses path and leader data out of range.
+"""FollowPath, FollowLeader and OffsetPursuit in the native step against numpy, their
+reference: fuzzed paths (open, closed, few or many points, either direction, reshaped or
+moving, agents far off them) and leaders (agents, sprites the game moves, standing ones,
+callables, ones that are gone) in random trees with the other covered components agree to
+1e-9 over many steps (to the bit, here); the native path is deterministic; the C refuses path
+and leader data out of range.
 
 ``tests/native_asan.sh`` runs this file against a build with AddressSanitizer and UBSan.
 """
@@ -66,14 +67,27 @@ def follow_leader(rng: np.random.Generator, leaders: list) -> steer.FollowLeader
     )
 
 
+def offset_pursuit(rng: np.random.Generator, leaders: list) -> steer.OffsetPursuit:
+    return steer.OffsetPursuit(
+        leaders[rng.integers(len(leaders))],
+        offset=tuple(rng.uniform(-80, 80, 2)),
+        max_prediction=float(rng.choice([0.0, rng.uniform(0, 2)])),
+        slowing_radius=float(rng.uniform(1, 200)),
+        tolerance=float(rng.uniform(0, 10)),
+    )
+
+
 def random_tree(rng: np.random.Generator, world: dict, depth: int) -> steer.SteeringComponent:
-    """A random tree of the covered components, FollowPath and FollowLeader among them."""
+    """A random tree of the covered components, FollowPath, FollowLeader and OffsetPursuit
+    among them."""
     if depth == 0 or rng.random() < 0.35:
         kind = rng.random()
         if kind < 0.35:
             return follow_path(rng, world["paths"])
-        if kind < 0.7:
+        if kind < 0.55:
             return follow_leader(rng, world["leaders"])
+        if kind < 0.7:
+            return offset_pursuit(rng, world["leaders"])
         return random_leaf(rng, world["targets"])
     children = [random_tree(rng, world, depth - 1) for _ in range(rng.integers(1, 4))]
     if rng.random() < 0.5:
@@ -190,13 +204,17 @@ def squad_and_loop(world: steer.SteeringWorld) -> np.ndarray:
     ahead = [StubSprite(200, 0), StubSprite(260, 0)]
     for sprite in ahead:
         world.attach(sprite, steer.FollowLeader(leader, distance=30), max_speed=150)
+    # A formation's slots, held before the leader has moved (heading +x) and after.
+    wing = [StubSprite(-30, 30 * i) for i in range(3)]
+    for sprite, offset in zip(wing, steer.formations.wedge(3, spacing=30), strict=True):
+        world.attach(sprite, steer.OffsetPursuit(leader, offset=offset), max_speed=150)
     stoppers = [StubSprite(5 * i, 390) for i in range(4)]
     for sprite in stoppers:
         world.attach(sprite, steer.FollowPath(short, at_end="stop", direction=-1), max_speed=200)
     # A loop of length 0: every point the same.
     dot = steer.Path([(500, 500)] * 3, closed=True)
     world.attach(StubSprite(480, 520), steer.FollowPath(dot), max_speed=100)
-    sprites = [leader, *squad, *loopers, *ahead, *stoppers]
+    sprites = [leader, *squad, *loopers, *ahead, *wing, *stoppers]
     out = []
     for _ in range(400):
         world.update(1 / 60)

@@ -1,17 +1,17 @@
-"""FollowPath and FollowLeader leaves bound to the native step, step by step: their paths,
-the agents' progress along them and their leaders, as the numpy components read them, in
-checked arrays the C reads (and, for the progress, writes in place)."""
+"""FollowPath, FollowLeader and OffsetPursuit leaves bound to the native step, step by step:
+their paths, the agents' progress along them and their leaders, as the numpy components read
+them, in checked arrays the C reads (and, for the progress, writes in place)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .._core.batches import BatchNode
 from ..behaviors._follow import FollowState
-from ..behaviors.leader import follow_heading
-from ..behaviors.paths import FollowSetup, follow_setup, store_follow
+from ..behaviors.leader import FollowLeader, follow_heading, pursuit_heading
+from ..behaviors.paths import FollowPath, FollowSetup, follow_setup, store_follow
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame
 from ..path.pack import PathPack
@@ -31,7 +31,8 @@ class PathBinding:
         self._ffi = ffi
         self._entry = entry
         self._leaf = node
-        component = node.component
+        # The program emits FollowPath leaves for exactly that class.
+        component = self._component = cast(FollowPath, node.component)
         entry.always = bool(component.always)
         entry.at_end = AT_END[component.at_end]
         self._pack: PathPack | None = None
@@ -42,7 +43,7 @@ class PathBinding:
     def bind(self, frame: BatchFrame) -> None:
         """This step's state of the leaf's agents, read as FollowPath.steer reads it."""
         ctx = SteeringContext(frame, self._leaf)
-        setup = follow_setup(ctx, self._leaf.component)
+        setup = follow_setup(ctx, self._component)
         if setup.pack is not self._pack:
             self._bind_pack(setup.pack)
         ffi, entry, n = self._ffi, self._entry, len(ctx)
@@ -64,7 +65,7 @@ class PathBinding:
         """Store the agents' new state, as FollowPath.steer stores it."""
         if self._step is not None:
             ctx, setup, state, normal = self._step
-            store_follow(ctx, self._leaf.component, setup, state, normal)
+            store_follow(ctx, self._component, setup, state, normal)
         self._step = None
 
     def _bind_pack(self, pack: PathPack) -> None:
@@ -83,8 +84,8 @@ class PathBinding:
 
 
 def bind_leaders(ffi: Any, entries: Any, nodes: list[BatchNode], frame: BatchFrame) -> list:
-    """Each FollowLeader leaf's leaders this step, read as FollowLeader.steer reads them,
-    into ``entries``; returns what keeps their arrays alive."""
+    """Each FollowLeader or OffsetPursuit leaf's leaders this step, read as its steer reads
+    them, into ``entries``; returns what keeps their arrays alive."""
     held: list[Any] = []
     for number, node in enumerate(nodes):
         ctx = SteeringContext(frame, node)
@@ -92,6 +93,7 @@ def bind_leaders(ffi: Any, entries: Any, nodes: list[BatchNode], frame: BatchFra
         entry, n = entries[number], len(ctx)
         point(ffi, entry, "position", leader.position, FLOAT, (n, 2), held)
         point(ffi, entry, "velocity", leader.velocity, FLOAT, (n, 2), held)
-        point(ffi, entry, "heading", follow_heading(ctx, leader), FLOAT, (n, 2), held)
+        heading = follow_heading if isinstance(node.component, FollowLeader) else pursuit_heading
+        point(ffi, entry, "heading", heading(ctx, leader), FLOAT, (n, 2), held)
         point(ffi, entry, "gone", leader.gone, BYTE, (n,), held)
     return held

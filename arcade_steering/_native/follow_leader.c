@@ -1,4 +1,5 @@
-/* FollowLeader (behaviors/leader.py): a station behind a moving leader, kept out of its way. */
+/* FollowLeader (behaviors/leader.py): a station behind a moving leader, kept out of its way;
+ * OffsetPursuit: a slot in the leader's frame. */
 
 #include "native.h"
 
@@ -66,6 +67,27 @@ vec2 follow_leader(const agent *a, const as_leaders *set, const double *params) 
     vec2 arrive = arrive_velocity(a, station, slowing_radius, tolerance);
     vec2 desired = truncate(plus(scaled(load(set->velocity, i), pace), arrive), a->max_speed);
     desired = plus(desired, keep_out(a, offset, distance));
+    return velocity_force(desired, a->velocity, a->response_time);
+}
+
+/* leader.OffsetPursuit.steer for one agent. params: offset (ahead, left), max_prediction,
+ * slowing_radius, tolerance. */
+vec2 offset_pursuit(const agent *a, const as_leaders *set, const double *params) {
+    double ahead = params[0], left = params[1], max_prediction = params[2];
+    double slowing_radius = params[3], tolerance = params[4];
+    intptr_t i = a->row;
+    if (set->gone[i]) return ZERO; /* Targets.silence */
+    vec2 heading = load(set->heading, i), velocity = load(set->velocity, i);
+    /* leader.local_to_world */
+    vec2 slot = {heading.x * ahead + -heading.y * left, heading.y * ahead + heading.x * left};
+    slot = plus(load(set->position, i), slot);
+    /* Predict only for the way to the braking zone. */
+    double remaining = maximum(length(minus(slot, a->position)) - slowing_radius, 0.0);
+    double lookahead = minimum(remaining / a->max_speed, max_prediction);
+    vec2 aim = plus(slot, scaled(velocity, lookahead));
+    /* leader.station_velocity */
+    vec2 arrive = arrive_velocity(a, aim, slowing_radius, tolerance);
+    vec2 desired = truncate(plus(velocity, arrive), a->max_speed);
     return velocity_force(desired, a->velocity, a->response_time);
 }
 

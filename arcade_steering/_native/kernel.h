@@ -20,6 +20,9 @@
                              * min_look_ahead, slowing_radius, tolerance); pushes a force */
 #define AS_FOLLOW_LEADER 10 /* a: leader set, b: first of 3 columns (distance, slowing_radius,
                              * tolerance); pushes a force */
+#define AS_OFFSET_PURSUIT 11 /* a: leader set, b: first of 5 columns (offset ahead, offset
+                              * left, max_prediction, slowing_radius, tolerance); pushes a
+                              * force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -100,11 +103,13 @@ typedef struct {
     double *normal;             /* (n, 2) out: the normal points */
 } as_paths;
 
-/* One FollowLeader leaf's leaders this step, one row per agent of the batch. */
+/* One FollowLeader or OffsetPursuit leaf's leaders this step, one row per agent of the
+ * batch. */
 typedef struct {
     const double *position;     /* (n, 2) px */
     const double *velocity;     /* (n, 2) px/s */
-    const double *heading;      /* (n, 2) unit: the leader's, or towards it while unknown */
+    const double *heading;      /* (n, 2) unit: the leader's; while unknown, towards it
+                                 * (FollowLeader) or +x (OffsetPursuit) */
     const uint8_t *gone;        /* (n,) 1 where the leader is gone */
 } as_leaders;
 

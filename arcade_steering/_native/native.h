@@ -135,6 +135,7 @@ int check_paths(const as_program *program, intptr_t n);
 
 /* follow_leader.c */
 vec2 follow_leader(const agent *a, const as_leaders *set, const double *params);
+vec2 offset_pursuit(const agent *a, const as_leaders *set, const double *params);
 int check_leaders(const as_program *program, intptr_t n);
 
 #endif

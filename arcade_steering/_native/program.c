@@ -42,9 +42,9 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 5;
                 depth += 1;
                 break;
-            case AS_FOLLOW_LEADER:
+            case AS_FOLLOW_LEADER: case AS_OFFSET_PURSUIT:
                 if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
-                columns = 3;
+                columns = op[0] == AS_FOLLOW_LEADER ? 3 : 5;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -102,6 +102,9 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_FOLLOW_LEADER:
                 force = follow_leader(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_OFFSET_PURSUIT:
+                force = offset_pursuit(a, program->leaders + op[1], a->params + op[2]);
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];

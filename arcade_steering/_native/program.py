@@ -21,7 +21,7 @@ from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles
 from ..behaviors.group import Separation
-from ..behaviors.leader import FollowLeader
+from ..behaviors.leader import FollowLeader, OffsetPursuit
 from ..behaviors.paths import FollowPath
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
@@ -31,9 +31,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-FOLLOW_PATH, FOLLOW_LEADER = 9, 10
+FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT = 9, 10, 11
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles,
-#: FollowPath, FollowLeader) leaves, of a program.
+#: FollowPath, FollowLeader and OffsetPursuit) leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -58,7 +58,7 @@ class Program:
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
         followers: The FollowPath leaves' places, in operand order.
-        leaders: The FollowLeader leaves' places, in operand order.
+        leaders: The FollowLeader and OffsetPursuit leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -191,6 +191,14 @@ def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(FOLLOW_LEADER, len(compiler.leaders) - 1, first)
 
 
+def _offset_pursuit(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "offset")
+    for name in ("max_prediction", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(OFFSET_PURSUIT, len(compiler.leaders) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -210,6 +218,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     AvoidObstacles: _avoid_obstacles,
     FollowPath: _follow_path,
     FollowLeader: _follow_leader,
+    OffsetPursuit: _offset_pursuit,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }

@@ -249,6 +249,14 @@ def follow_heading(ctx: SteeringContext, leader: Targets) -> np.ndarray:
     return where_rows(known, heading, toward)
 
 
+def pursuit_heading(ctx: SteeringContext, leader: Targets) -> np.ndarray:
+    """Each OffsetPursuit agent's leader heading ``(n, 2)``, unit: :func:`leader_headings`,
+    or +x while it is unknown."""
+    heading, known = leader_headings(ctx, leader)
+    heading[~known] = (1.0, 0.0)
+    return heading
+
+
 # -- components ------------------------------------------------------------------------------
 
 
@@ -360,8 +368,7 @@ class OffsetPursuit(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         leader = params.leader
-        heading, known = leader_headings(ctx, leader)
-        heading[~known] = (1.0, 0.0)
+        heading = pursuit_heading(ctx, leader)
         slot = leader.position + local_to_world(heading, params.offset)
         leader_velocity = leader.velocity
         # Predict only for the way to the braking zone: inside it, matching the leader's
