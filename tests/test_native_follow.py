@@ -1,5 +1,5 @@
-"""FollowPath, FollowLeader and OffsetPursuit in the native step against numpy, their
-reference: fuzzed paths (open, closed, few or many points, either direction, reshaped or
+"""FollowPath, StayOnPath, FollowLeader and OffsetPursuit in the native step against numpy,
+their reference: fuzzed paths (open, closed, few or many points, either direction, reshaped or
 moving, agents far off them) and leaders (agents, sprites the game moves, standing ones,
 callables, ones that are gone) in random trees with the other covered components agree to
 1e-9 over many steps (to the bit, here); the native path is deterministic; the C refuses path
@@ -78,12 +78,15 @@ def offset_pursuit(rng: np.random.Generator, leaders: list) -> steer.OffsetPursu
 
 
 def random_tree(rng: np.random.Generator, world: dict, depth: int) -> steer.SteeringComponent:
-    """A random tree of the covered components, FollowPath, FollowLeader and OffsetPursuit
-    among them."""
+    """A random tree of the covered components, FollowPath, StayOnPath, FollowLeader and
+    OffsetPursuit among them."""
     if depth == 0 or rng.random() < 0.35:
         kind = rng.random()
-        if kind < 0.35:
+        if kind < 0.3:
             return follow_path(rng, world["paths"])
+        if kind < 0.35:
+            path = world["paths"][rng.integers(len(world["paths"]))]
+            return steer.StayOnPath(path, prediction=float(rng.uniform(0, 1)))
         if kind < 0.55:
             return follow_leader(rng, world["leaders"])
         if kind < 0.7:
@@ -245,7 +248,7 @@ def test_the_report_says_followers_run_native(monkeypatch: pytest.MonkeyPatch) -
 
 # -- what the C refuses ------------------------------------------------------------------------
 
-FOLLOW_PATH, FOLLOW_LEADER = 9, 10
+FOLLOW_PATH, FOLLOW_LEADER, STAY_ON_PATH = 9, 10, 12
 
 
 def call(kernel: Kernel, slots: list[int], op: tuple, paths=None, leaders=None) -> int:  # type: ignore[no-untyped-def]
@@ -301,8 +304,10 @@ def test_the_c_refuses_paths_out_of_range_and_writes_nothing() -> None:
         setattr(sets[0], member, bad)
         assert call(kernel, [0, 1], follow, paths=sets) == -6, member
     sets, state = path_set(kernel, [0, 0], 2)
-    sets[0].progress = kernel.ffi.NULL
+    sets[0].progress = kernel.ffi.NULL  # what a StayOnPath set leaves out
     assert call(kernel, [0, 1], follow, paths=sets) == -6
+    stateless = sets
+    assert call(kernel, [0, 1], (STAY_ON_PATH, 0, 5, 0), paths=stateless) == -2  # column 5 of 5
     sets, state = path_set(kernel, [0, 0], 2)
     assert call(kernel, [0, 1], (FOLLOW_PATH, 0, 1, 0), paths=sets) == -2  # columns 1..5 of 5
     assert call(kernel, [0, 1], (FOLLOW_PATH, 1, 0, 0), paths=sets) == -2  # set 1 of 1
@@ -312,6 +317,9 @@ def test_the_c_refuses_paths_out_of_range_and_writes_nothing() -> None:
     assert call(kernel, [0, 1], follow, paths=sets) == 0
     assert kernel.columns["force"][:2].any()  # agents at rest get going
     assert state["progress"].tolist() == [0.0, 0.0]
+    kernel.columns["position"][:2] = (5.0, 3.0)  # 3 px off a tube of radius 1
+    assert call(kernel, [0, 1], (STAY_ON_PATH, 0, 4, 0), paths=stateless) == 0
+    assert kernel.columns["force"][:2, 1].tolist() == [-1.0, -1.0]  # back to it, at max_speed 1
 
 
 def test_the_c_refuses_leaders_without_their_arrays() -> None:

@@ -1,4 +1,5 @@
-/* FollowPath (behaviors/paths.py, _follow.py) on the paths of path/pack.py's PathPack. */
+/* FollowPath and StayOnPath (behaviors/paths.py, _follow.py) on the paths of path/pack.py's
+ * PathPack. */
 
 #include "native.h"
 
@@ -201,20 +202,36 @@ vec2 follow_path(const agent *a, as_paths *set, const double *params) {
     return velocity_force(desired, a->velocity, a->response_time);
 }
 
+/* paths.StayOnPath.steer for one agent: silent inside the tube, else seek the nearest point
+ * of the centre line to where it will be in `prediction` s. */
+vec2 stay_on_path(const agent *a, const as_paths *set, double prediction) {
+    intptr_t path = set->which[a->row];
+    vec2 predicted = plus(a->position, scaled(a->velocity, prediction));
+    pack_point near = project(set, path, predicted, 0.0, set->length[path]);
+    if (!(near.offset > near.radius)) return ZERO;
+    vec2 desired = scaled(normalize(minus(near.point, a->position), ZERO), a->max_speed);
+    return velocity_force(desired, a->velocity, a->response_time);
+}
+
 /* Every path set: its arrays there, at least one path and one segment, every agent's path
- * in range. */
+ * in range; the state there for the sets a FollowPath reads. */
 int check_paths(const as_program *program, intptr_t n) {
+    if (n == 0) return AS_OK;
     for (intptr_t s = 0; s < program->n_paths; s++) {
         const as_paths *set = program->paths + s;
-        if (n == 0) continue;
         if (set->segments < 1 || set->paths < 1 || set->at_end < STOP || set->at_end > REVERSE)
             return AS_ERR_PATHS;
         if (!set->table || !set->key || !set->length || !set->base || !set->period ||
-            !set->closed || !set->looped || !set->ends || !set->which || !set->progress ||
-            !set->sense || !set->homing || !set->normal)
+            !set->closed || !set->looped || !set->ends || !set->which)
             return AS_ERR_PATHS;
         for (intptr_t i = 0; i < n; i++)
             if (set->which[i] < 0 || set->which[i] >= set->paths) return AS_ERR_PATHS;
+    }
+    for (intptr_t i = 0; i < program->n_ops; i++) { /* operands checked by check_program */
+        const int32_t *op = program->ops + 4 * i;
+        if (op[0] != AS_FOLLOW_PATH) continue;
+        const as_paths *set = program->paths + op[1];
+        if (!set->progress || !set->sense || !set->homing || !set->normal) return AS_ERR_PATHS;
     }
     return AS_OK;
 }

@@ -20,6 +20,8 @@
                              * min_look_ahead, slowing_radius, tolerance); pushes a force */
 #define AS_FOLLOW_LEADER 10 /* a: leader set, b: first of 3 columns (distance, slowing_radius,
                              * tolerance); pushes a force */
+#define AS_STAY_ON_PATH 12 /* a: path set (its state unused), b: prediction column; pushes a
+                            * force */
 #define AS_OFFSET_PURSUIT 11 /* a: leader set, b: first of 5 columns (offset ahead, offset
                               * left, max_prediction, slowing_radius, tolerance); pushes a
                               * force */
@@ -79,8 +81,9 @@ typedef struct {
     intptr_t threats;       /* out: how many agents have a threat */
 } as_obstacles;
 
-/* One FollowPath leaf's paths, stacked as path/pack.py's PathPack stacks them, and its
- * agents' progress, read and written in place. */
+/* One FollowPath (or StayOnPath) leaf's paths, stacked as path/pack.py's PathPack stacks
+ * them, and a FollowPath's agents' progress, read and written in place (NULL for a
+ * StayOnPath). */
 typedef struct {
     const double *table;        /* (7, segments) the segment rows: x, y, dx, dy, at, span, radius */
     const double *key;          /* (segments,) at plus the path's base: sorted */

@@ -131,6 +131,7 @@ int check_obstacles(const as_program *program, intptr_t n);
 
 /* follow_path.c */
 vec2 follow_path(const agent *a, as_paths *set, const double *params);
+vec2 stay_on_path(const agent *a, const as_paths *set, double prediction);
 int check_paths(const as_program *program, intptr_t n);
 
 /* follow_leader.c */

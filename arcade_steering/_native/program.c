@@ -37,9 +37,9 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 2;
                 depth += 1;
                 break;
-            case AS_FOLLOW_PATH:
+            case AS_FOLLOW_PATH: case AS_STAY_ON_PATH:
                 if (op[1] < 0 || op[1] >= program->n_paths) return AS_ERR_PROGRAM;
-                columns = 5;
+                columns = op[0] == AS_FOLLOW_PATH ? 5 : 1;
                 depth += 1;
                 break;
             case AS_FOLLOW_LEADER: case AS_OFFSET_PURSUIT:
@@ -99,6 +99,9 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_FOLLOW_PATH:
                 force = follow_path(a, program->paths + op[1], a->params + op[2]);
+                break;
+            case AS_STAY_ON_PATH:
+                force = stay_on_path(a, program->paths + op[1], a->params[op[2]]);
                 break;
             case AS_FOLLOW_LEADER:
                 force = follow_leader(a, program->leaders + op[1], a->params + op[2]);

@@ -22,7 +22,7 @@ from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles
 from ..behaviors.group import Separation
 from ..behaviors.leader import FollowLeader, OffsetPursuit
-from ..behaviors.paths import FollowPath
+from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
@@ -31,9 +31,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT = 9, 10, 11
+FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 9, 10, 11, 12
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles,
-#: FollowPath, FollowLeader and OffsetPursuit) leaves, of a program.
+#: FollowPath, StayOnPath, FollowLeader and OffsetPursuit) leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -57,7 +57,7 @@ class Program:
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
-        followers: The FollowPath leaves' places, in operand order.
+        followers: The FollowPath and StayOnPath leaves' places, in operand order.
         leaders: The FollowLeader and OffsetPursuit leaves' places, in operand order.
     """
 
@@ -183,6 +183,11 @@ def _follow_path(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(FOLLOW_PATH, len(compiler.followers) - 1, first)
 
 
+def _stay_on_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths come per step
+    compiler.emit(STAY_ON_PATH, len(compiler.followers) - 1, compiler.column(node, "prediction"))
+
+
 def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
     compiler.leaders.append(node)  # its leaders come per step
     first = compiler.column(node, "distance")
@@ -217,6 +222,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Separation: _separation,
     AvoidObstacles: _avoid_obstacles,
     FollowPath: _follow_path,
+    StayOnPath: _stay_on_path,
     FollowLeader: _follow_leader,
     OffsetPursuit: _offset_pursuit,
     WeightedBlend: _weighted,

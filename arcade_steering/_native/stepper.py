@@ -25,7 +25,7 @@ from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..neighbors.radius import ALL_PAIRS_MAX
 from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
-from .follow import PathBinding, bind_leaders
+from .follow import bind_leaders, path_binding
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -211,7 +211,7 @@ class _Bound:
         self._held_obstacles: list[Any] = []
         self._paths = ffi.new("as_paths[]", max(len(program.followers), 1))
         self._followers = [
-            PathBinding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
+            path_binding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
         ]
         self._leaders = ffi.new("as_leaders[]", max(len(program.leaders), 1))
         self._held_leaders: list[Any] = []
