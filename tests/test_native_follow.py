@@ -217,9 +217,16 @@ def squad_and_loop(world: steer.SteeringWorld) -> np.ndarray:
     # A loop of length 0: every point the same.
     dot = steer.Path([(500, 500)] * 3, closed=True)
     world.attach(StubSprite(480, 520), steer.FollowPath(dot), max_speed=100)
-    sprites = [leader, *squad, *loopers, *ahead, *wing, *stoppers]
+    # One batch on three paths (open, closed, and one the game moves every update).
+    moving = steer.Path([(600, 0), (800, 100), (700, 300)], radius=20)
+    lanes = [steer.Path([(600, 400), (900, 420)], radius=10), route, moving]
+    convoy = [StubSprite(600 + 20 * i, 50 * i) for i in range(9)]
+    for index, sprite in enumerate(convoy):
+        world.attach(sprite, steer.FollowPath(lanes[index % 3], at_end="loop"), max_speed=110)
+    sprites = [leader, *squad, *loopers, *ahead, *wing, *stoppers, *convoy]
     out = []
-    for _ in range(400):
+    for step in range(400):
+        moving.points = moving.points + np.array([0.5, 0.2 * np.sin(step / 20)])
         world.update(1 / 60)
         agents = [world.agent_of(sprite) for sprite in sprites]
         out.append([[*a.position, *a.velocity, *a.force, *a.heading] for a in agents])
