@@ -24,16 +24,6 @@ static inline vec2 divided(vec2 v, double d) {
     return r;
 }
 
-static inline vec2 plus(vec2 a, vec2 b) {
-    vec2 r = {a.x + b.x, a.y + b.y};
-    return r;
-}
-
-static inline vec2 minus(vec2 a, vec2 b) {
-    vec2 r = {a.x - b.x, a.y - b.y};
-    return r;
-}
-
 static inline vec2 conjugate(vec2 v) {
     vec2 r = {v.x, -v.y};
     return r;

@@ -22,6 +22,15 @@
                                 * max_prediction), c: sight-cone set; pushes a force */
 #define AS_AVOID_WALLS 8 /* a: wall set, b: first of 2 columns (side_angle, side_ratio);
                           * pushes a force */
+#define AS_FOLLOW_PATH 9    /* a: path set, b: first of 5 columns (prediction, look_ahead,
+                             * min_look_ahead, slowing_radius, tolerance); pushes a force */
+#define AS_FOLLOW_LEADER 10 /* a: leader set, b: first of 3 columns (distance, slowing_radius,
+                             * tolerance); pushes a force */
+#define AS_STAY_ON_PATH 12 /* a: path set (its state unused), b: prediction column; pushes a
+                            * force */
+#define AS_OFFSET_PURSUIT 11 /* a: leader set, b: first of 5 columns (offset ahead, offset
+                              * left, max_prediction, slowing_radius, tolerance); pushes a
+                              * force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -35,6 +44,8 @@
 #define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
 #define AS_ERR_WALLS -7 /* wall candidates not grouped by agent, a wall out of range, or the
                         * walls or feeler lengths missing */
+#define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
+#define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -101,6 +112,40 @@ typedef struct {
     const double *turn;     /* (shapes, 2) each core's rotation into its frame, unit */
     intptr_t shapes;
 } as_walls;
+/* One FollowPath (or StayOnPath) leaf's paths, stacked as path/pack.py's PathPack stacks
+ * them, and a FollowPath's agents' progress, read and written in place (NULL for a
+ * StayOnPath). */
+typedef struct {
+    const double *table;        /* (7, segments) the segment rows: x, y, dx, dy, at, span, radius */
+    const double *key;          /* (segments,) at plus the path's base: sorted */
+    intptr_t segments;
+    const double *length;       /* (paths,) px */
+    const double *base;         /* (paths,) where each path's keys start */
+    const double *period;       /* (paths,) a loop's length, 1 for other paths */
+    const uint8_t *closed;      /* (paths,) */
+    const uint8_t *looped;      /* (paths,) closed and longer than 0 */
+    const double *ends;         /* (paths, 2, 2) each path's first and last point */
+    intptr_t paths;
+    int32_t any_open;           /* some path is open */
+    int32_t always;             /* FollowPath.always */
+    int32_t at_end;             /* 0 "stop", 1 "loop", 2 "reverse" */
+    const intptr_t *which;      /* (n,) each agent's path */
+    const double *path_velocity; /* (n, 2) how fast its path moves where it is, or NULL */
+    double *progress;           /* (n,) px along the path; NaN for an agent new to it */
+    double *sense;              /* (n,) +1 or -1 */
+    double *homing;             /* (n,) 1 while heading back to an open path's start */
+    double *normal;             /* (n, 2) out: the normal points */
+} as_paths;
+
+/* One FollowLeader or OffsetPursuit leaf's leaders this step, one row per agent of the
+ * batch. */
+typedef struct {
+    const double *position;     /* (n, 2) px */
+    const double *velocity;     /* (n, 2) px/s */
+    const double *heading;      /* (n, 2) unit: the leader's; while unknown, towards it
+                                 * (FollowLeader) or +x (OffsetPursuit) */
+    const uint8_t *gone;        /* (n,) 1 where the leader is gone */
+} as_leaders;
 
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
@@ -115,6 +160,10 @@ typedef struct {
     intptr_t n_pairs;
     as_obstacles *obstacles; /* (n_obstacles,) */
     intptr_t n_obstacles;
+    as_paths *paths;        /* (n_paths,) */
+    intptr_t n_paths;
+    const as_leaders *leaders; /* (n_leaders,) */
+    intptr_t n_leaders;
     const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
     intptr_t n_world;
     as_sight_cones *sight_cones; /* (n_sight_cones,) */

@@ -30,6 +30,16 @@ static inline vec2 scaled(vec2 v, double factor) {
     return r;
 }
 
+static inline vec2 plus(vec2 a, vec2 b) {
+    vec2 r = {a.x + b.x, a.y + b.y};
+    return r;
+}
+
+static inline vec2 minus(vec2 a, vec2 b) {
+    vec2 r = {a.x - b.x, a.y - b.y};
+    return r;
+}
+
 static inline vec2 load(const double *rows, intptr_t row) {
     vec2 r = {rows[2 * row], rows[2 * row + 1]};
     return r;
@@ -86,9 +96,9 @@ typedef struct {
     intptr_t slot; /* row in the agents' columns */
     vec2 position, velocity, heading;
     double max_speed, max_force, mass, radius, response_time;
+    double dt; /* the step, s */
     const double *params;
     neighbor_grid *grid; /* NULL: few agents, or no rule among everyone */
-    double dt; /* the step, s */
 } agent;
 
 /* numpy.minimum: NaN if either is. */
@@ -110,6 +120,7 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n);
 vec2 seek(const agent *a, vec2 target);
 vec2 flee(const agent *a, vec2 threat, double panic_distance);
 vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance);
+vec2 arrive_velocity(const agent *a, vec2 target, double slowing_radius, double tolerance);
 
 /* group.c: Separation, Alignment, Cohesion over one pair set, read from *cursor on */
 vec2 separation(const agent *a, const as_agents *agents, const as_program *program,
@@ -136,5 +147,14 @@ int check_sight_cones(const as_program *program, const as_agents *agents, intptr
 /* avoid_walls.c */
 vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params);
 int check_walls(const as_program *program, intptr_t n);
+/* follow_path.c */
+vec2 follow_path(const agent *a, as_paths *set, const double *params);
+vec2 stay_on_path(const agent *a, const as_paths *set, double prediction);
+int check_paths(const as_program *program, intptr_t n);
+
+/* follow_leader.c */
+vec2 follow_leader(const agent *a, const as_leaders *set, const double *params);
+vec2 offset_pursuit(const agent *a, const as_leaders *set, const double *params);
+int check_leaders(const as_program *program, intptr_t n);
 
 #endif

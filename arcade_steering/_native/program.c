@@ -15,6 +15,10 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
     if (program->n_walls < 0 || program->n_walls > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_walls > 0 && program->walls == NULL) return AS_ERR_PROGRAM;
+    if (program->n_paths < 0 || program->n_paths > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_paths > 0 && program->paths == NULL) return AS_ERR_PROGRAM;
+    if (program->n_leaders < 0 || program->n_leaders > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_leaders > 0 && program->leaders == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -44,6 +48,16 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_AVOID_WALLS:
                 if (op[1] < 0 || op[1] >= program->n_walls) return AS_ERR_PROGRAM;
                 columns = 2;
+                depth += 1;
+                break;
+            case AS_FOLLOW_PATH: case AS_STAY_ON_PATH:
+                if (op[1] < 0 || op[1] >= program->n_paths) return AS_ERR_PROGRAM;
+                columns = op[0] == AS_FOLLOW_PATH ? 5 : 1;
+                depth += 1;
+                break;
+            case AS_FOLLOW_LEADER: case AS_OFFSET_PURSUIT:
+                if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
+                columns = op[0] == AS_FOLLOW_LEADER ? 3 : 5;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -111,6 +125,18 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 force = avoid_walls(a, program->walls + op[1], wall_cursors + op[1],
                                     a->params + op[2]);
                 break;
+            case AS_FOLLOW_PATH:
+                force = follow_path(a, program->paths + op[1], a->params + op[2]);
+                break;
+            case AS_STAY_ON_PATH:
+                force = stay_on_path(a, program->paths + op[1], a->params[op[2]]);
+                break;
+            case AS_FOLLOW_LEADER:
+                force = follow_leader(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_OFFSET_PURSUIT:
+                force = offset_pursuit(a, program->leaders + op[1], a->params + op[2]);
+                break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -146,6 +172,8 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_obstacles(program, n);
     if (status == AS_OK) status = check_sight_cones(program, agents, n);
     if (status == AS_OK) status = check_walls(program, n);
+    if (status == AS_OK) status = check_paths(program, n);
+    if (status == AS_OK) status = check_leaders(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     neighbor_grid *grid = build_neighbor_grid(agents, program, n);

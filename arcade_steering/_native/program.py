@@ -22,6 +22,8 @@ from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles, AvoidWalls
 from ..behaviors.group import Alignment, Cohesion, Separation
+from ..behaviors.leader import FollowLeader, OffsetPursuit
+from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Flee, Seek
 from ..behaviors.sight_cone import EvadeSightCone
 from ..combine import PriorityBlend, WeightedBlend
@@ -31,9 +33,10 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-AVOID_WALLS, EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 8, 13, 14, 15
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most flocking (or AvoidObstacles, or
-#: AvoidWalls) leaves, of a program.
+AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
+EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 13, 14, 15
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
+#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -61,6 +64,8 @@ class Program:
         sight_cones: The EvadeSightCone leaves' places and their leader's target number, in
             operand order.
         walls: The AvoidWalls leaves' places, in operand order.
+        followers: The FollowPath and StayOnPath leaves' places, in operand order.
+        leaders: The FollowLeader and OffsetPursuit leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -74,6 +79,8 @@ class Program:
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
     sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
     walls: list[BatchNode] = field(default_factory=list)
+    followers: list[BatchNode] = field(default_factory=list)
+    leaders: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -96,6 +103,8 @@ class _Compiler:
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
         self.walls: list[BatchNode] = []
+        self.followers: list[BatchNode] = []
+        self.leaders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -144,6 +153,8 @@ class _Compiler:
             self.tokens,
             sight_cones=self.sight_cones,
             walls=self.walls,
+            followers=self.followers,
+            leaders=self.leaders,
         )
 
 
@@ -201,6 +212,35 @@ def _avoid_walls(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(AVOID_WALLS, len(compiler.walls) - 1, first)
 
 
+def _follow_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths and progress come per step
+    first = compiler.column(node, "prediction")
+    for name in ("look_ahead", "min_look_ahead", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(FOLLOW_PATH, len(compiler.followers) - 1, first)
+
+
+def _stay_on_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths come per step
+    compiler.emit(STAY_ON_PATH, len(compiler.followers) - 1, compiler.column(node, "prediction"))
+
+
+def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "distance")
+    compiler.column(node, "slowing_radius")
+    compiler.column(node, "tolerance")
+    compiler.emit(FOLLOW_LEADER, len(compiler.leaders) - 1, first)
+
+
+def _offset_pursuit(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "offset")
+    for name in ("max_prediction", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(OFFSET_PURSUIT, len(compiler.leaders) - 1, first)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -222,6 +262,10 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     AvoidObstacles: _avoid_obstacles,
     EvadeSightCone: _evade_sight_cone,
     AvoidWalls: _avoid_walls,
+    FollowPath: _follow_path,
+    StayOnPath: _stay_on_path,
+    FollowLeader: _follow_leader,
+    OffsetPursuit: _offset_pursuit,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -235,7 +279,13 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.neighbor_leaves), len(compiler.avoiders), len(compiler.walls))
+    leaves = max(
+        len(compiler.neighbor_leaves),
+        len(compiler.avoiders),
+        len(compiler.walls),
+        len(compiler.followers),
+        len(compiler.leaders),
+    )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

@@ -24,6 +24,8 @@ from ..behaviors.avoid import feeler_length, obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..geometry._kernels import NCOL
+from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
+from .follow import bind_leaders, path_binding
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
 
@@ -58,8 +60,9 @@ _ERRORS = {
     -5: "obstacle candidates out of order, or their state missing",
     -6: "a leader's slot out of range, or a sight cone's state missing",
     -7: "wall candidates out of order or out of range, or the walls missing",
+    -8: "a path or segment out of range, or a path's arrays missing",
+    -9: "a leader's arrays missing",
 }
-FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
 _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
     ("query", INTP, ()),
@@ -76,20 +79,6 @@ _SIGHT_CONE_STATE = (
     ("leader_velocity", "velocity_before"),
     ("leader_look", "look_before"),
 )
-
-
-def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """``array`` if it is C-contiguous with this dtype and shape.
-
-    Raises:
-        ValueError: It is not: its address must not go to the C.
-    """
-    if array.dtype != dtype or array.shape != shape or not array.flags.c_contiguous:
-        raise ValueError(
-            f"native step: {name} must be a C-contiguous {dtype} array of shape {shape}, got "
-            f"{array.dtype} {array.shape} (contiguous: {array.flags.c_contiguous})"
-        )
-    return array
 
 
 class NativeStep:
@@ -221,26 +210,6 @@ def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) 
     return ""
 
 
-def _point(
-    ffi: Any,
-    struct: Any,
-    member: str,
-    values: np.ndarray,
-    dtype: np.dtype,
-    shape: tuple[int, ...],
-    held: list,
-    writable: bool = False,
-) -> np.ndarray:
-    """Point ``struct.member`` at ``values`` as a C-contiguous ``dtype`` array of ``shape``
-    (checked; NULL when empty), which ``held`` keeps alive with its buffer; returns it."""
-    array = checked(member, np.ascontiguousarray(values, dtype), dtype, shape)
-    kind = "intptr_t[]" if dtype == INTP else "double[]"
-    buffer = ffi.from_buffer(kind, array, require_writable=writable) if array.size else ffi.NULL
-    held.append((array, buffer))
-    setattr(struct, member, buffer)
-    return array
-
-
 class _Bound:
     """A program and the C structs over its arrays; per step, its moving targets and pairs."""
 
@@ -256,6 +225,12 @@ class _Bound:
         self._held_obstacles: list[Any] = []
         self._walls = ffi.new("as_walls[]", max(len(program.walls), 1))
         self._held_walls: list[Any] = []
+        self._paths = ffi.new("as_paths[]", max(len(program.followers), 1))
+        self._followers = [
+            path_binding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
+        ]
+        self._leaders = ffi.new("as_leaders[]", max(len(program.leaders), 1))
+        self._held_leaders: list[Any] = []
         # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
         # threat before this step: what store_state needs after it.
         self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
@@ -281,6 +256,8 @@ class _Bound:
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
         struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
         struct.walls, struct.n_walls = self._walls, len(program.walls)
+        struct.paths, struct.n_paths = self._paths, len(program.followers)
+        struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -297,11 +274,18 @@ class _Bound:
             self._bind_sight_cones(frame, batch)
         if self.program.walls:
             self._bind_walls(frame, batch)
+        if self.program.followers or self.program.leaders:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            for binding in self._followers:
+                binding.bind(batch_frame)
+            leaders = self.program.leaders
+            self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
         return self._struct
 
     def store_state(self) -> None:
         """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
-        agent has a threat; else only the threats forgotten, if some agent had one."""
+        agent has a threat; else only the threats forgotten, if some agent had one. Each
+        FollowPath leaf's progress."""
         for number, (ctx, state, had_threats) in enumerate(self._states):
             if self._obstacles[number].threats:
                 for name, values in state.items():
@@ -313,6 +297,8 @@ class _Bound:
             for name, values in state.items():
                 ctx.set_state(name, values)
         self._sight_states = []
+        for binding in self._followers:
+            binding.store()
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
@@ -337,10 +323,10 @@ class _Bound:
                 "size": (size, FLOAT, ()),
             }
             for name, (values, dtype, shape) in candidates.items():
-                _point(ffi, entry, name, values, dtype, (p, *shape), held)
-            _point(ffi, entry, "length", length, FLOAT, (n,), held)
+                point(ffi, entry, name, values, dtype, (p, *shape), held)
+            point(ffi, entry, "length", length, FLOAT, (n,), held)
             state = {
-                name: _point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
+                name: point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
                 for name, member, fill in _OBSTACLE_STATE
             }
             self._states.append((ctx, state, some(state["shape"] >= 0.0)))
@@ -356,17 +342,18 @@ class _Bound:
         for number, (node, leader) in enumerate(self.program.sight_cones):
             table, entry = self.program.targets[leader], self._sight_cones[number]
             slots = table.slots(frame).take(table.inverse)
-            _point(self._ffi, entry, "velocity", table.velocities(frame), FLOAT, (n, 2), held)
-            _point(self._ffi, entry, "leader", slots, INTP, (n,), held)
+            point(self._ffi, entry, "velocity", table.velocities(frame), FLOAT, (n, 2), held)
+            point(self._ffi, entry, "leader", slots, INTP, (n,), held)
             ctx = SteeringContext(batch_frame, node)
             state = {
-                name: _point(
+                name: point(
                     self._ffi, entry, member, ctx.state(name, shape=(2,)), FLOAT, (n, 2), held, True
                 )
                 for name, member in _SIGHT_CONE_STATE
             }
             self._sight_states.append((ctx, state))
         self._held_sight_cones = held
+
     def _bind_walls(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidWalls leaf's candidate walls, found as feel_walls finds them (the same
         broad phase, so the same order), its feelers' lengths, and the shapes they index."""
@@ -384,12 +371,12 @@ class _Bound:
             m = columns.shape[1]
             entry = self._walls[number]
             entry.count, entry.shapes = len(rows), m
-            _point(ffi, entry, "query", rows, INTP, (len(rows),), held)
-            _point(ffi, entry, "shape", walls, INTP, (len(rows),), held)
-            _point(ffi, entry, "length", length, FLOAT, (n,), held)
-            _point(ffi, entry, "columns", columns, FLOAT, (NCOL, m), held)  # avoid_walls.c's NCOL
+            point(ffi, entry, "query", rows, INTP, (len(rows),), held)
+            point(ffi, entry, "shape", walls, INTP, (len(rows),), held)
+            point(ffi, entry, "length", length, FLOAT, (n,), held)
+            point(ffi, entry, "columns", columns, FLOAT, (NCOL, m), held)  # avoid_walls.c's NCOL
             for name, values in (("start", start), ("turn", turn)):
-                _point(ffi, entry, name, as_points(values), FLOAT, (m, 2), held)
+                point(ffi, entry, name, as_points(values), FLOAT, (m, 2), held)
         self._held_walls = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
