@@ -35,7 +35,7 @@ def random_leaf(
     rng: np.random.Generator, targets: list, group: list | None = None
 ) -> steer.SteeringComponent:
     """A random covered leaf; a flocking rule's neighbours among ``group`` or everyone."""
-    kind = rng.integers(7)
+    kind = rng.integers(10)
     target = targets[rng.integers(len(targets))]
     if kind == 0:
         return steer.Seek(target)
@@ -50,6 +50,18 @@ def random_leaf(
         )
     if kind == 3:
         return steer.Separation(float(rng.uniform(5, 120)))
+    moving = [each for each in targets if not isinstance(each, tuple)]
+    if kind in (7, 8, 9):  # a moving target: a sprite or a callable
+        target = moving[rng.integers(len(moving))]
+    if kind == 7:
+        return steer.Pursue(target, max_prediction=float(rng.choice([0.0, rng.uniform(0, 3)])))
+    if kind == 8:
+        threat_range = None if rng.random() < 0.3 else float(rng.uniform(5, 400))
+        return steer.Evade(
+            target, threat_range=threat_range, max_prediction=float(rng.uniform(0, 3))
+        )
+    if kind == 9:
+        return steer.MatchVelocity(target)
     if kind in (5, 6):
         rule = steer.Alignment if kind == 5 else steer.Cohesion
         among = group if group is not None and rng.random() < 0.4 else None

@@ -1,20 +1,24 @@
-"""FollowPath, StayOnPath, FollowLeader and OffsetPursuit leaves bound to the native step,
-step by step: their paths, the agents' progress along them and their leaders, as the numpy
-components read them, in checked arrays the C reads (and, for the progress, writes in
-place)."""
+"""FollowPath, StayOnPath and the leaves reading a moving target (FollowLeader, OffsetPursuit,
+Pursue, Evade, MatchVelocity) bound to the native step, step by step: their paths, the
+agents' progress along them and their leaders, as the numpy components read them, in checked
+arrays the C reads (and, for the progress, writes in place)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 
 from .._core.batches import BatchNode
 from ..behaviors._follow import FollowState
-from ..behaviors.leader import FollowLeader, follow_heading, pursuit_heading
+from ..behaviors.leader import FollowLeader, OffsetPursuit, follow_heading, pursuit_heading
 from ..behaviors.paths import FollowPath, FollowSetup, follow_setup, path_pack, store_follow
+from ..behaviors.seek import Evade, Pursue
+from ..behaviors.tactics import MatchVelocity
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame
+from ..component.targets import Targets
 from ..path.pack import PathPack
 from .arrays import BYTE, FLOAT, INTP, point
 
@@ -114,17 +118,29 @@ def path_binding(ffi: Any, entry: Any, node: BatchNode) -> PathBinding:
     return kind(ffi, entry, node)
 
 
+#: The leaves that read a moving target into a leader set: the target's parameter and how its
+#: heading is found (None: the C does not read it).
+_LEADERS: dict[type, tuple[str, Callable[[SteeringContext, Targets], np.ndarray] | None]] = {
+    FollowLeader: ("leader", follow_heading),
+    OffsetPursuit: ("leader", pursuit_heading),
+    Pursue: ("quarry", None),
+    Evade: ("threat", None),
+    MatchVelocity: ("target", None),
+}
+
+
 def bind_leaders(ffi: Any, entries: Any, nodes: list[BatchNode], frame: BatchFrame) -> list:
-    """Each FollowLeader or OffsetPursuit leaf's leaders this step, read as its steer reads
-    them, into ``entries``; returns what keeps their arrays alive."""
+    """Each leader-reading leaf's leaders (its moving target) this step, read as its steer
+    reads them, into ``entries``; returns what keeps their arrays alive."""
     held: list[Any] = []
     for number, node in enumerate(nodes):
         ctx = SteeringContext(frame, node)
-        leader = ctx.params(node.component).leader
+        name, heading = _LEADERS[type(node.component)]
+        leader = getattr(ctx.params(node.component), name)
         entry, n = entries[number], len(ctx)
         point(ffi, entry, "position", leader.position, FLOAT, (n, 2), held)
         point(ffi, entry, "velocity", leader.velocity, FLOAT, (n, 2), held)
-        heading = follow_heading if isinstance(node.component, FollowLeader) else pursuit_heading
-        point(ffi, entry, "heading", heading(ctx, leader), FLOAT, (n, 2), held)
+        headings = np.zeros((n, 2)) if heading is None else heading(ctx, leader)
+        point(ffi, entry, "heading", headings, FLOAT, (n, 2), held)
         point(ffi, entry, "gone", leader.gone, BYTE, (n,), held)
     return held

@@ -16,6 +16,10 @@
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
 #define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
                               * pushes a force */
+#define AS_PURSUE 16  /* a: leader set (the quarry), b: max_prediction column; pushes a force */
+#define AS_EVADE 17   /* a: leader set (the threat), b: first of 2 columns (threat_range,
+                       * max_prediction); pushes a force */
+#define AS_MATCH_VELOCITY 18 /* a: leader set (the target); pushes a force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -137,8 +141,8 @@ typedef struct {
     double *normal;             /* (n, 2) out: the normal points */
 } as_paths;
 
-/* One FollowLeader or OffsetPursuit leaf's leaders this step, one row per agent of the
- * batch. */
+/* One FollowLeader, OffsetPursuit, Pursue, Evade or MatchVelocity leaf's leaders (its moving
+ * target) this step, one row per agent of the batch. */
 typedef struct {
     const double *position;     /* (n, 2) px */
     const double *velocity;     /* (n, 2) px/s */

@@ -157,4 +157,9 @@ vec2 follow_leader(const agent *a, const as_leaders *set, const double *params);
 vec2 offset_pursuit(const agent *a, const as_leaders *set, const double *params);
 int check_leaders(const as_program *program, intptr_t n);
 
+/* pursue.c: Pursue, Evade, MatchVelocity over a leader set */
+vec2 pursue(const agent *a, const as_leaders *set, const double *params);
+vec2 evade(const agent *a, const as_leaders *set, const double *params);
+vec2 match_velocity(const agent *a, const as_leaders *set);
+
 #endif

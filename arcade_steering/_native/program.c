@@ -56,8 +56,13 @@ static int check_program(const as_program *program, intptr_t n) {
                 depth += 1;
                 break;
             case AS_FOLLOW_LEADER: case AS_OFFSET_PURSUIT:
+            case AS_PURSUE: case AS_EVADE: case AS_MATCH_VELOCITY:
                 if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
-                columns = op[0] == AS_FOLLOW_LEADER ? 3 : 5;
+                columns = op[0] == AS_FOLLOW_LEADER ? 3
+                          : op[0] == AS_OFFSET_PURSUIT ? 5
+                          : op[0] == AS_PURSUE ? 1
+                          : op[0] == AS_EVADE ? 2
+                          : 0;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -136,6 +141,15 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_OFFSET_PURSUIT:
                 force = offset_pursuit(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_PURSUE:
+                force = pursue(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_EVADE:
+                force = evade(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_MATCH_VELOCITY:
+                force = match_velocity(a, program->leaders + op[1]);
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];

@@ -24,8 +24,9 @@ from ..behaviors.avoid import AvoidObstacles, AvoidWalls
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.leader import FollowLeader, OffsetPursuit
 from ..behaviors.paths import FollowPath, StayOnPath
-from ..behaviors.seek import Arrive, Flee, Seek
+from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
+from ..behaviors.tactics import MatchVelocity
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -34,7 +35,7 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
-EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 13, 14, 15
+EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -65,7 +66,8 @@ class Program:
             operand order.
         walls: The AvoidWalls leaves' places, in operand order.
         followers: The FollowPath and StayOnPath leaves' places, in operand order.
-        leaders: The FollowLeader and OffsetPursuit leaves' places, in operand order.
+        leaders: The leaves reading a moving target's position and velocity (FollowLeader,
+            OffsetPursuit, Pursue, Evade, MatchVelocity), in operand order.
     """
 
     ops: np.ndarray
@@ -241,6 +243,23 @@ def _offset_pursuit(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(OFFSET_PURSUIT, len(compiler.leaders) - 1, first)
 
 
+def _pursue(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its quarry comes per step
+    compiler.emit(PURSUE, len(compiler.leaders) - 1, compiler.column(node, "max_prediction"))
+
+
+def _evade(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its threat comes per step
+    first = compiler.column(node, "threat_range")
+    compiler.column(node, "max_prediction")
+    compiler.emit(EVADE, len(compiler.leaders) - 1, first)
+
+
+def _match_velocity(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its target comes per step
+    compiler.emit(MATCH_VELOCITY, len(compiler.leaders) - 1)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -266,6 +285,9 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     StayOnPath: _stay_on_path,
     FollowLeader: _follow_leader,
     OffsetPursuit: _offset_pursuit,
+    Pursue: _pursue,
+    Evade: _evade,
+    MatchVelocity: _match_velocity,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
