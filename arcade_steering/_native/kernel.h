@@ -104,6 +104,8 @@ typedef struct {
     double *heading;             /* (n, 2) the leader's last heading, NaN for unknown */
     double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
     double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
+    const uint8_t *hidden;       /* (n,) 1 where walls hide the agent from its leader
+                                  * (occluded=True), or NULL: none hides */
 } as_sight_cones;
 /* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
  * (grouped by asking agent, in its order: the first of equal contacts wins), and the

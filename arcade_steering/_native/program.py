@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
 
 import numpy as np
 
@@ -199,8 +198,6 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
 
 
 def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
-    if cast(EvadeSightCone, node.component).occluded:  # the emitter is chosen by exact class
-        raise NotCoveredError("EvadeSightCone with occluded=True has no native step yet")
     leader = compiler.target(node, "leader")
     compiler.sight_cones.append((node, leader))
     first = compiler.column(node, "length")
