@@ -117,4 +117,60 @@ int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
 
+/* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
+#define SKIN 1e-3
+#define TOUCH (2 * SKIN)
+#define ON_CORE 1e-9
+
+static inline vec2 conjugate(vec2 v) {
+    vec2 r = {v.x, -v.y};
+    return r;
+}
+
+static inline vec2 plus(vec2 a, vec2 b) {
+    vec2 r = {a.x + b.x, a.y + b.y};
+    return r;
+}
+
+static inline vec2 minus(vec2 a, vec2 b) {
+    vec2 r = {a.x - b.x, a.y - b.y};
+    return r;
+}
+
+/* numpy's complex product, rounded as its SIMD loops round it on CPUs with fused
+ * multiply-adds (x86-64 with FMA3 or AVX-512, arm64): a * b, then the fused rest. */
+static inline vec2 ctimes(vec2 a, vec2 b) {
+    vec2 r = {fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)};
+    return r;
+}
+
+/* numpy's abs of a complex number, computed as its SIMD loops compute it (not hypot):
+ * the larger part times sqrt(1 + ratio^2), the square fused. */
+static inline double modulus(vec2 v) {
+    double re = fabs(v.x), im = fabs(v.y);
+    double larger = re > im ? re : im, smaller = re > im ? im : re;
+    double ratio = (larger == 0.0 || smaller == INFINITY) ? 0.0 : smaller / larger;
+    return sqrt(fma(ratio, ratio, 1.0)) * larger;
+}
+
+/* One shape in its frame (geometry/_frames.LocalFrames, _kernels' columns). */
+typedef struct {
+    double ax, ay, bx, by, ux, uy, length, size, gx, gy;
+    vec2 start, turn;
+} shape;
+
+/* frames.c */
+shape load_shape(const as_shapes *shapes, intptr_t s);
+vec2 to_frame(const shape *sh, vec2 point);
+double ray_key(vec2 w, vec2 q, double length, double radius);
+vec2 contact_of(const shape *sh, vec2 start, vec2 move, double key, vec2 *contact);
+double overlap(const shape *sh, vec2 local, double radius, vec2 *normal);
+vec2 without_inward(vec2 v, vec2 normal);
+vec2 slide(vec2 v, vec2 normal, const vec2 *before);
+int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles);
+
+/* dig_out.c */
+void dig_out(const as_agents *agents, const as_shapes *shapes, const as_circles *circles,
+             intptr_t circle, intptr_t *cursor, double depth);
+
 #endif

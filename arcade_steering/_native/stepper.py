@@ -24,8 +24,11 @@ from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..neighbors.radius import ALL_PAIRS_MAX
+from .checks import BYTE, FLOAT, INT32, INTP, checked
+from .checks import point_at as _point
 from .program import NotCoveredError, Program, compile_batch
 from .report import NativeBatch, NativeReport
+from .solid_step import NativeSolid
 
 if TYPE_CHECKING:
     from .._core.arrays import AgentArrays
@@ -56,8 +59,8 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
+    -6: "solid-step candidates out of order, or a shape out of range",
 }
-FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
 _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
     ("query", INTP, ()),
@@ -70,20 +73,6 @@ _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
 _OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
 
 
-def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """``array`` if it is C-contiguous with this dtype and shape.
-
-    Raises:
-        ValueError: It is not: its address must not go to the C.
-    """
-    if array.dtype != dtype or array.shape != shape or not array.flags.c_contiguous:
-        raise ValueError(
-            f"native step: {name} must be a C-contiguous {dtype} array of shape {shape}, got "
-            f"{array.dtype} {array.shape} (contiguous: {array.flags.c_contiguous})"
-        )
-    return array
-
-
 class NativeStep:
     """The extension, or why it is not there, and the batches' compiled programs."""
 
@@ -94,6 +83,7 @@ class NativeStep:
         self._programs: weakref.WeakKeyDictionary[Batch, _Bound | str] = weakref.WeakKeyDictionary()
         # The agents' columns, the as_agents struct over them and its buffers.
         self._agents: tuple[list[np.ndarray], Any, list[Any]] | None = None
+        self._solid: NativeSolid | None = None
 
     @classmethod
     def load(cls) -> NativeStep:
@@ -129,15 +119,24 @@ class NativeStep:
         return True
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
-        """Move every agent, if none needs the solid step or is driven by a physics engine."""
-        if _integration_blocker(frame.agents.plan, len(frame.geometry), driven):
+        """Move every agent and keep the solid ones out of the walls and obstacles, if none
+        is driven by a physics engine."""
+        if _integration_blocker(driven):
             return False
-        rows = checked("rows", frame.agents.plan.rows, INTP, (len(frame.agents.plan.rows),))
-        pointer = self._kernel.ffi.from_buffer("intptr_t[]", rows)
-        status = self._kernel.lib.as_integrate(
-            self._agents_of(frame.arrays), pointer, len(rows), frame.dt, HEADING_MIN_SPEED
-        )
-        self._raise_on(status)
+        plan, lib, ffi = frame.agents.plan, self._kernel.lib, self._kernel.ffi
+        rows = checked("rows", plan.rows, INTP, (len(plan.rows),))
+        pointer, n = ffi.from_buffer("intptr_t[]", rows), len(rows)
+        agents = self._agents_of(frame.arrays)
+        if not (len(frame.geometry) and some(plan.solid)):
+            self._raise_on(lib.as_integrate(agents, pointer, n, frame.dt, HEADING_MIN_SPEED))
+            return True
+        start = np.empty((n, 2))
+        self._raise_on(lib.as_move(agents, pointer, n, frame.dt, ffi.from_buffer("double[]", start)))
+        slots, begin = (rows, start) if plan.all_solid else (rows[plan.solid], start[plan.solid])
+        if self._solid is None:
+            self._solid = NativeSolid(self._kernel)
+        self._raise_on(self._solid.keep_out(agents, frame.arrays, frame.geometry, slots, begin))
+        self._raise_on(lib.as_turn(agents, pointer, n, HEADING_MIN_SPEED))
         return True
 
     # -- what runs where --------------------------------------------------------------------
@@ -156,7 +155,7 @@ class NativeStep:
                 reason = "the debug overlay is on"
             rows.append(NativeBatch(len(batch), repr(batch.root.component), not reason, reason))
         driving = np.ones(1, bool) if driven else None
-        integration = self.reason or _integration_blocker(plan, shapes, driving)
+        integration = self.reason or _integration_blocker(driving)
         return NativeReport(self.available, self.reason, tuple(rows), integration)
 
     # -- internals --------------------------------------------------------------------------
@@ -198,33 +197,11 @@ class NativeStep:
             raise RuntimeError(f"native step refused its input: {_ERRORS.get(status, status)}")
 
 
-def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) -> str:
+def _integration_blocker(driven: np.ndarray | None) -> str:
     """Why the integrator must run on numpy, or ``""``."""
     if driven is not None:
         return "a physics engine drives agents"
-    if shapes and some(plan.solid):
-        return "solid agents among walls or obstacles: the solid step runs on numpy"
     return ""
-
-
-def _point(
-    ffi: Any,
-    struct: Any,
-    member: str,
-    values: np.ndarray,
-    dtype: np.dtype,
-    shape: tuple[int, ...],
-    held: list,
-    writable: bool = False,
-) -> np.ndarray:
-    """Point ``struct.member`` at ``values`` as a C-contiguous ``dtype`` array of ``shape``
-    (checked; NULL when empty), which ``held`` keeps alive with its buffer; returns it."""
-    array = checked(member, np.ascontiguousarray(values, dtype), dtype, shape)
-    kind = "intptr_t[]" if dtype == INTP else "double[]"
-    buffer = ffi.from_buffer(kind, array, require_writable=writable) if array.size else ffi.NULL
-    held.append((array, buffer))
-    setattr(struct, member, buffer)
-    return array
 
 
 class _Bound:
