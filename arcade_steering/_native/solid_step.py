@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._util.vec import as_complex
-from ..solid.dig_out import DIG_REACH
 from ..geometry._kernels import NCOL
+from ..solid.dig_out import DIG_REACH
 from .checks import FLOAT, INTP, point_at
 
 if TYPE_CHECKING:
@@ -80,9 +80,7 @@ class NativeSolid:
         rows, shapes = geometry.pairs(source.real[which], source.imag[which], room)
         circles = self._circles(slots[which], start[which], rows, shapes, held)
         return int(
-            self._lib.as_dig_out(
-                agents, frames, circles, self._ffi.from_buffer("double[]", depth)
-            )
+            self._lib.as_dig_out(agents, frames, circles, self._ffi.from_buffer("double[]", depth))
         )
 
     def _circles(

@@ -131,7 +131,8 @@ class NativeStep:
             self._raise_on(lib.as_integrate(agents, pointer, n, frame.dt, HEADING_MIN_SPEED))
             return True
         start = np.empty((n, 2))
-        self._raise_on(lib.as_move(agents, pointer, n, frame.dt, ffi.from_buffer("double[]", start)))
+        start_buffer = ffi.from_buffer("double[]", start)
+        self._raise_on(lib.as_move(agents, pointer, n, frame.dt, start_buffer))
         slots, begin = (rows, start) if plan.all_solid else (rows[plan.solid], start[plan.solid])
         if self._solid is None:
             self._solid = NativeSolid(self._kernel)
