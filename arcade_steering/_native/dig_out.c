@@ -29,8 +29,8 @@ static vec2 clear_both(vec2 first, double depth, vec2 second, double other) {
     vec2 i = {0.0, 1.0};
     vec2 vertex = scaled(ctimes(i, minus(scaled(first, other), scaled(second, depth))),
                          1.0 / (corner ? det : 1.0));
-    int clears = ctimes(move, conjugate(second)).x >= other;
-    int along = ctimes(alone, back).x >= depth;
+    int clears = dot(move, second) >= other;
+    int along = dot(alone, first) >= depth;
     return (clears || !(along || corner)) ? move : along ? alone : vertex;
 }
 
@@ -84,7 +84,7 @@ static vec2 guarded(const digger *d, vec2 here, vec2 goal, vec2 *met, int *touch
         if (clear) {
             key = maximum(ray_key(local, ctimes(move, sh.turn), sh.length, sh.size + d->radius),
                           0.0);
-        } else if (ctimes(move, conjugate(outward)).x < -1e-12 * span &&
+        } else if (dot(move, outward) < -1e-12 * span &&
                    depth < sh.size + d->radius - ON_CORE) { /* on the core every way is out */
             key = 0.0;
         }

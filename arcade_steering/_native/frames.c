@@ -34,18 +34,19 @@ double ray_key(vec2 w, vec2 q, double length, double radius) {
     double gap = fabs(off) - radius;
     int in_slab = gap < 0.0;
     int enters = off * rate < 0.0 || in_slab || (off == 0.0 && rate != 0.0);
+    if (!enters) return INFINITY; /* what the rest would give: no contact, not inside */
     double t = in_slab ? 0.0 : gap / fabs(rate);
     double y = t * q.x + w.x; /* where along the core the ray enters the slab */
     int along_core = y >= 0.0 && y <= length;
     vec2 f = {w.x - (y < 0.0 ? 0.0 : length), w.y}; /* from the nearer end's disc centre */
-    double f2 = ctimes(f, conjugate(f)).x;
+    double f2 = dot(f, f);
     double c = f2 - radius * radius;
-    double b = ctimes(f, conjugate(q)).x;
-    double disc = b * b - ctimes(q, conjugate(q)).x * c;
+    double b = dot(f, q);
+    double disc = b * b - dot(q, q) * c;
     double t_cap = c / (sqrt(disc) - b);
     int cap = c >= 0.0 && b < 0.0 && disc >= 0.0;
     t = (along_core && !in_slab) ? t : (cap ? t_cap : INFINITY);
-    if (!enters || t > 1.0) t = INFINITY;
+    if (t > 1.0) t = INFINITY;
     if (in_slab && (along_core || c < 0.0)) return along_core ? gap : sqrt(f2) - radius;
     return t;
 }
@@ -111,8 +112,14 @@ vec2 contact_of(const shape *sh, vec2 start, vec2 move, double key, vec2 *contac
     return contact_normal(sh, *contact, start, move, key < 0.0);
 }
 
-/* _frames.overlaps for one pair, the shape framed for a circle of radius 0: how deep a
- * circle of radius at local overlaps it (< 0: the gap), and the outward normal. */
+/* _frames.overlaps' depth for one pair, the shape framed for a circle of radius 0: how deep a
+ * circle of radius at local overlaps it (< 0: the gap). */
+double depth_of(const shape *sh, vec2 local, double radius) {
+    double depth = sh->size - modulus(core_offset(local, sh->length));
+    return depth + radius;
+}
+
+/* _frames.overlaps for one pair: its depth, and the outward normal into normal. */
 double overlap(const shape *sh, vec2 local, double radius, vec2 *normal) {
     vec2 offset = core_offset(local, sh->length);
     double distance = modulus(offset);
@@ -129,14 +136,14 @@ double overlap(const shape *sh, vec2 local, double radius, vec2 *normal) {
 
 /* contacts.without_inward */
 vec2 without_inward(vec2 v, vec2 normal) {
-    double into = minimum(ctimes(v, conjugate(normal)).x, 0.0);
+    double into = minimum(dot(v, normal), 0.0);
     return minus(v, scaled(normal, into));
 }
 
 /* contacts.slide: before, the normal met just before, or NULL */
 vec2 slide(vec2 v, vec2 normal, const vec2 *before) {
     vec2 along = without_inward(v, normal);
-    if (before != NULL && ctimes(along, conjugate(*before)).x < -1e-12 * modulus(along)) return ZERO;
+    if (before != NULL && dot(along, *before) < -1e-12 * modulus(along)) return ZERO;
     return along;
 }
 

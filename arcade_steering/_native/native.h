@@ -144,6 +144,9 @@ static inline vec2 ctimes(vec2 a, vec2 b) {
     return r;
 }
 
+/* numpy's (a * b.conj()).real, rounded as ctimes rounds it */
+static inline double dot(vec2 a, vec2 b) { return fma(a.x, b.x, a.y * b.y); }
+
 /* numpy's abs of a complex number, computed as its SIMD loops compute it (not hypot):
  * the larger part times sqrt(1 + ratio^2), the square fused. */
 static inline double modulus(vec2 v) {
@@ -165,6 +168,7 @@ vec2 to_frame(const shape *sh, vec2 point);
 double ray_key(vec2 w, vec2 q, double length, double radius);
 vec2 contact_of(const shape *sh, vec2 start, vec2 move, double key, vec2 *contact);
 double overlap(const shape *sh, vec2 local, double radius, vec2 *normal);
+double depth_of(const shape *sh, vec2 local, double radius);
 vec2 without_inward(vec2 v, vec2 normal);
 vec2 slide(vec2 v, vec2 normal, const vec2 *before);
 int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles);

@@ -7,12 +7,15 @@
 /* keep_out.SWEEPS */
 #define SWEEPS 4
 
-/* keep_out._sweep for one circle, its candidates lo..hi: place and speed in place. */
-static void sweep(const as_shapes *shapes, const as_circles *circles, intptr_t lo,
-                  intptr_t hi, vec2 source, double radius, vec2 *place, vec2 *speed) {
+/* keep_out for one circle, its candidates lo..hi: swept and slid as keep_out._sweep slides
+ * it (place and speed in place), unless it starts inside a shape or on its surface: then
+ * its depth is returned (else -1) and it is left to dig_out. */
+static double sweep(const as_shapes *shapes, const as_circles *circles, intptr_t lo,
+                    intptr_t hi, vec2 source, double radius, vec2 *place, vec2 *speed) {
     vec2 start = source, move = minus(*place, source), before = ZERO;
     double reach = -(modulus(move) + SKIN); /* keep_out: candidates beyond the motion */
-    intptr_t met[SWEEPS];                   /* the shapes met: each next sweep skips them */
+    double deepest = -1.0;
+    intptr_t met[SWEEPS]; /* the shapes met: each next sweep skips them */
     for (int round = 0; round < SWEEPS; round++) {
         double best = INFINITY;
         intptr_t win = -1;
@@ -22,16 +25,19 @@ static void sweep(const as_shapes *shapes, const as_circles *circles, intptr_t l
             for (int k = 0; k < round; k++) skip |= met[k] == s;
             if (skip) continue;
             shape sh = load_shape(shapes, s);
-            vec2 normal;
-            if (overlap(&sh, to_frame(&sh, source), radius, &normal) < reach) continue;
-            double key = ray_key(to_frame(&sh, start), ctimes(move, sh.turn), sh.length,
-                                 sh.size + radius);
+            vec2 local = to_frame(&sh, source);
+            double depth = depth_of(&sh, local, radius);
+            if (depth >= 0.0) deepest = maximum(deepest, depth);
+            if (deepest >= 0.0 || depth < reach) continue;
+            if (round) local = to_frame(&sh, start);
+            double key = ray_key(local, ctimes(move, sh.turn), sh.length, sh.size + radius);
             if (key < best) { /* _kernels.first_min: the first of equals */
                 best = key;
                 win = p;
             }
         }
-        if (win < 0) return; /* free: it ends at its target, place */
+        if (deepest >= 0.0) return deepest;
+        if (win < 0) return -1.0; /* free: it ends at its target, place */
         shape sh = load_shape(shapes, circles->shapes[win]);
         vec2 contact;
         vec2 normal = contact_of(&sh, start, move, best, &contact);
@@ -41,13 +47,14 @@ static void sweep(const as_shapes *shapes, const as_circles *circles, intptr_t l
         vec2 rest = slide(minus(*place, contact), normal, prior);
         *place = contact;
         /* Still blocked after every sweep, or all the motion into the surfaces: done. */
-        if (round == SWEEPS - 1 || !(modulus(rest) > SKIN)) return;
+        if (round == SWEEPS - 1 || !(modulus(rest) > SKIN)) return -1.0;
         *place = plus(contact, rest);
         met[round] = circles->shapes[win];
         start = contact;
         before = normal;
         move = minus(*place, start);
     }
+    return -1.0;
 }
 
 intptr_t as_keep_out(const as_agents *agents, const as_shapes *shapes,
@@ -59,22 +66,12 @@ intptr_t as_keep_out(const as_agents *agents, const as_shapes *shapes,
     for (intptr_t i = 0; i < circles->k; i++) {
         intptr_t hi = lo, slot = circles->slots[i];
         while (hi < circles->count && circles->rows[hi] == i) hi++;
-        vec2 source = load(circles->start, i);
-        double radius = agents->radius[slot];
-        /* keep_out: a circle inside a shape or on its surface is dug out instead */
-        double deepest_here = -1.0;
-        for (intptr_t p = lo; p < hi; p++) {
-            shape sh = load_shape(shapes, circles->shapes[p]);
-            vec2 normal;
-            double depth = overlap(&sh, to_frame(&sh, source), radius, &normal);
-            if (depth >= 0.0) deepest_here = maximum(deepest_here, depth);
-        }
-        deepest[i] = deepest_here;
-        if (deepest_here >= 0.0) {
+        vec2 place = load(agents->position, slot), speed = load(agents->velocity, slot);
+        deepest[i] = sweep(shapes, circles, lo, hi, load(circles->start, i),
+                           agents->radius[slot], &place, &speed);
+        if (deepest[i] >= 0.0) {
             buried++;
-        } else if (hi > lo) {
-            vec2 place = load(agents->position, slot), speed = load(agents->velocity, slot);
-            sweep(shapes, circles, lo, hi, source, radius, &place, &speed);
+        } else {
             store(agents->position, slot, place);
             store(agents->velocity, slot, speed);
         }
