@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pymunk
 import pytest
 from conftest import NATIVE_BUILT
 from test_native import Kernel, assert_agree
@@ -34,8 +35,8 @@ def native_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def add_geometry(world: steer.SteeringWorld, rng: np.random.Generator) -> list[tuple]:
-    """Random walls (thin and thick), closed polygons, corners, wedges and obstacles; returns
-    the thin walls' ends, which no agent may cross."""
+    """Random walls (thin and thick), closed polygons, corners, wedges, obstacles and now and
+    then a zero-length segment; returns the thin walls' ends, which no agent may cross."""
     thin = []
     for _ in range(int(rng.integers(1, 12))):
         a, b = rng.uniform(-SPREAD, SPREAD, (2, 2))
@@ -57,6 +58,10 @@ def add_geometry(world: steer.SteeringWorld, rng: np.random.Generator) -> list[t
         world.add_walls([tuple(ends[0]), tuple(apex), tuple(ends[1])])
     for _ in range(int(rng.choice([0, 4, 30]))):
         world.add_obstacle(tuple(rng.uniform(-SPREAD, SPREAD, 2)), float(rng.uniform(2, 50)))
+    if rng.random() < 0.3:  # a zero-length segment added to the space: a point, or a disc
+        point = tuple(rng.uniform(-SPREAD, SPREAD, 2))
+        radius = float(rng.choice([0.0, 6.0]))
+        world.space.add(pymunk.Segment(world.space.static_body, point, point, radius))
     return thin
 
 
