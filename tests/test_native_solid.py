@@ -300,11 +300,11 @@ def test_the_c_refuses_solid_candidates_out_of_range_and_writes_nothing(entry: s
     solid = Solid()
     before = {name: solid.kernel.columns[name].copy() for name in ("position", "velocity")}
     assert solid.call(entry, [0, 2], [0], [0]) == -1  # slot past the columns
-    assert solid.call(entry, [0, 1], [0, 2], [0, 0]) == -6  # circle 2 of 2
-    assert solid.call(entry, [0, 1], [1, 0], [0, 0]) == -6  # not grouped by circle
-    assert solid.call(entry, [0, 1], [0, -1], [0, 0]) == -6
-    assert solid.call(entry, [0, 1], [0, 1], [0, 1]) == -6  # shape 1 of 1
-    assert solid.call(entry, [0, 1], [0], [-1]) == -6
+    assert solid.call(entry, [0, 1], [0, 2], [0, 0]) == -7  # circle 2 of 2
+    assert solid.call(entry, [0, 1], [1, 0], [0, 0]) == -7  # not grouped by circle
+    assert solid.call(entry, [0, 1], [0, -1], [0, 0]) == -7
+    assert solid.call(entry, [0, 1], [0, 1], [0, 1]) == -7  # shape 1 of 1
+    assert solid.call(entry, [0, 1], [0], [-1]) == -7
     for name, values in before.items():
         assert np.array_equal(solid.kernel.columns[name], values)
     assert solid.call("as_keep_out", [0, 1], [0, 1], [0, 0]) == 0

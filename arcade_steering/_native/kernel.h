@@ -16,6 +16,10 @@
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
 #define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
                               * pushes a force */
+#define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
+#define AS_COHESION 15  /* a: pair set, b: radius column */
+#define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
+                                * max_prediction), c: sight-cone set; pushes a force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -26,7 +30,8 @@
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
 #define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
-#define AS_ERR_SHAPES -6  /* solid-step candidates not grouped by circle, or a shape out of range */
+#define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
+#define AS_ERR_SHAPES -7  /* solid-step candidates not grouped by circle, or a shape out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -43,7 +48,7 @@ typedef struct {
     intptr_t capacity;
 } as_agents;
 
-/* One Separation leaf's neighbour pairs for this step, grouped by asking agent; or, with
+/* One Separation, Alignment or Cohesion leaf's neighbour pairs for this step, grouped by asking agent; or, with
  * everyone set, none given: the neighbours are every agent of as_program.world within reach,
  * found in that order (the numpy index's order for a world of few agents). */
 typedef struct {
@@ -71,6 +76,16 @@ typedef struct {
     intptr_t threats;       /* out: how many agents have a threat */
 } as_obstacles;
 
+/* One EvadeSightCone leaf's leaders this step (their positions are the leaf's target) and
+ * its per-agent state, read and written in place. */
+typedef struct {
+    const double *velocity;      /* (n, 2) each agent's leader's velocity, px/s */
+    const intptr_t *leader;      /* (n,) the leader's slot in the agents' columns, -1 for none */
+    double *heading;             /* (n, 2) the leader's last heading, NaN for unknown */
+    double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
+    double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
+} as_sight_cones;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -86,6 +101,8 @@ typedef struct {
     intptr_t n_obstacles;
     const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
     intptr_t n_world;
+    as_sight_cones *sight_cones; /* (n_sight_cones,) */
+    intptr_t n_sight_cones;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -77,6 +77,9 @@ static inline vec2 velocity_force(vec2 desired, vec2 velocity, double response_t
     return scaled(d, 1.0 / response_time);
 }
 
+/* group.c's grid over the world's agents, for rules among everyone. */
+typedef struct neighbor_grid neighbor_grid;
+
 /* What one agent's leaves read. */
 typedef struct {
     intptr_t row;  /* position in the batch */
@@ -84,6 +87,8 @@ typedef struct {
     vec2 position, velocity, heading;
     double max_speed, max_force, mass, radius, response_time;
     const double *params;
+    neighbor_grid *grid; /* NULL: few agents, or no rule among everyone */
+    double dt; /* the step, s */
 } agent;
 
 /* numpy.minimum: NaN if either is. */
@@ -106,16 +111,28 @@ vec2 seek(const agent *a, vec2 target);
 vec2 flee(const agent *a, vec2 threat, double panic_distance);
 vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance);
 
-/* separation.c */
-vec2 separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
-                intptr_t *cursor, double reach);
-vec2 separation_among_all(const agent *a, const as_agents *agents, const as_program *program,
-                          double reach);
+/* group.c: Separation, Alignment, Cohesion over one pair set, read from *cursor on */
+vec2 separation(const agent *a, const as_agents *agents, const as_program *program,
+                const as_pairs *pairs, intptr_t *cursor, double reach);
+vec2 alignment(const agent *a, const as_agents *agents, const as_program *program,
+               const as_pairs *pairs, intptr_t *cursor, double reach);
+vec2 cohesion(const agent *a, const as_agents *agents, const as_program *program,
+              const as_pairs *pairs, intptr_t *cursor, double reach);
 int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
+/* A grid over the world's agents for the batch's rules among everyone; NULL where brute
+ * force is as good (few agents, no such rule) or memory ran out. */
+neighbor_grid *build_neighbor_grid(const as_agents *agents, const as_program *program,
+                                   intptr_t n);
+void free_neighbor_grid(neighbor_grid *grid);
 
 /* avoid_obstacles.c */
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
+
+/* evade_sight_cone.c */
+vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
+                      vec2 leader, const double *params);
+int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
 
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3
@@ -172,9 +189,5 @@ double depth_of(const shape *sh, vec2 local, double radius);
 vec2 without_inward(vec2 v, vec2 normal);
 vec2 slide(vec2 v, vec2 normal, const vec2 *before);
 int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles);
-
-/* dig_out.c */
-void dig_out(const as_agents *agents, const as_shapes *shapes, const as_circles *circles,
-             intptr_t circle, intptr_t *cursor, double depth);
 
 #endif

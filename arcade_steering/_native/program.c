@@ -23,7 +23,7 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = op[0] == AS_SEEK ? 0 : op[0] == AS_FLEE ? 1 : 2;
                 depth += 1;
                 break;
-            case AS_SEPARATION:
+            case AS_SEPARATION: case AS_ALIGNMENT: case AS_COHESION:
                 if (op[1] < 0 || op[1] >= program->n_pairs) return AS_ERR_PROGRAM;
                 columns = 1;
                 depth += 1;
@@ -31,6 +31,12 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_AVOID_OBSTACLES:
                 if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
                 columns = 2;
+                depth += 1;
+                break;
+            case AS_EVADE_SIGHT_CONE:
+                if (op[1] < 0 || op[1] >= program->n_targets) return AS_ERR_PROGRAM;
+                if (op[3] < 0 || op[3] >= program->n_sight_cones) return AS_ERR_PROGRAM;
+                columns = 3;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -73,15 +79,25 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 force = arrive(a, load(program->targets, target), a->params[op[2]], a->params[op[2] + 1]);
                 break;
             case AS_SEPARATION:
-                if (program->pairs[op[1]].everyone)
-                    force = separation_among_all(a, agents, program, a->params[op[2]]);
-                else
-                    force = separation(a, agents, program->pairs + op[1], cursors + op[1],
-                                       a->params[op[2]]);
+                force = separation(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                   a->params[op[2]]);
+                break;
+            case AS_ALIGNMENT:
+                force = alignment(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                  a->params[op[2]]);
+                break;
+            case AS_COHESION:
+                force = cohesion(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                 a->params[op[2]]);
                 break;
             case AS_AVOID_OBSTACLES:
                 force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
                                         a->params + op[2]);
+                break;
+            case AS_EVADE_SIGHT_CONE: /* silent when its leader is gone (Targets.silence) */
+                force = evade_sight_cone(a, agents, program->sight_cones + op[3],
+                                         load(program->targets, target), a->params + op[2]);
+                if (program->gone[target]) force = ZERO;
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
@@ -115,8 +131,10 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
+    if (status == AS_OK) status = check_sight_cones(program, agents, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
+    neighbor_grid *grid = build_neighbor_grid(agents, program, n);
     for (intptr_t row = 0; row < n; row++) {
         intptr_t slot = slots[row];
         agent a;
@@ -131,8 +149,11 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.radius = agents->radius[slot];
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
+        a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
+        a.grid = grid;
         store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
     }
+    free_neighbor_grid(grid);
     return AS_OK;
 }

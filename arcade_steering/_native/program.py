@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles
-from ..behaviors.group import Separation
+from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.seek import Arrive, Flee, Seek
+from ..behaviors.sight_cone import EvadeSightCone
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -29,7 +31,8 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles)
+EVADE_SIGHT_CONE, ALIGNMENT, COHESION = 13, 14, 15
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most flocking (or AvoidObstacles)
 #: leaves, of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
@@ -49,22 +52,26 @@ class Program:
         params: Every agent's number parameters ``(n, columns)`` float.
         targets: The tables of the Seek, Flee and Arrive leaves, in operand order.
         static_targets: Their targets ``(t, n, 2)`` for fixed points (moving ones: per step).
-        separations: The Separation leaves' places, in operand order.
+        neighbor_leaves: The Separation, Alignment and Cohesion leaves' places, in operand
+            order.
         among_all: For each, whether all its agents' neighbours are every agent (``among``
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
+        sight_cones: The EvadeSightCone leaves' places and their leader's target number, in
+            operand order.
     """
 
     ops: np.ndarray
     params: np.ndarray
     targets: list[TargetTable]
     static_targets: np.ndarray
-    separations: list[BatchNode]
+    neighbor_leaves: list[BatchNode]
     among_all: list[bool]
     avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+    sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -83,10 +90,11 @@ class _Compiler:
         self.ops: list[tuple[int, int, int, int]] = []
         self.columns: list[np.ndarray] = []
         self.targets: list[TargetTable] = []
-        self.separations: list[BatchNode] = []
+        self.neighbor_leaves: list[BatchNode] = []
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
+        self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
 
     def column(self, node: BatchNode, name: str) -> int:
@@ -95,8 +103,8 @@ class _Compiler:
         self.columns.append(values)
         return first
 
-    def target(self, node: BatchNode) -> int:
-        table = type(node.component).params["target"].per_agent(node, self.n)
+    def target(self, node: BatchNode, name: str = "target") -> int:
+        table = type(node.component).params[name].per_agent(node, self.n)
         self.targets.append(table)
         return len(self.targets) - 1
 
@@ -126,11 +134,12 @@ class _Compiler:
             np.ascontiguousarray(params, dtype=float),
             self.targets,
             static,
-            self.separations,
+            self.neighbor_leaves,
             self.among_all,
             self.avoiders,
             self.deepest,
             self.tokens,
+            sight_cones=self.sight_cones,
         )
 
 
@@ -149,12 +158,18 @@ def _arrive(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(ARRIVE, target, first)
 
 
-def _separation(compiler: _Compiler, node: BatchNode) -> None:
-    if np.isfinite(gather_array(node, "fov", compiler.n)).any():
-        raise NotCoveredError("Separation with a field of view has no native step yet")
-    compiler.separations.append(node)
-    compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
-    compiler.emit(SEPARATION, len(compiler.separations) - 1, compiler.column(node, "radius"))
+def _group_rule(op: int) -> Callable[[_Compiler, BatchNode], None]:
+    """The emitter of a flocking rule (Separation, Alignment, Cohesion): its pair set."""
+
+    def emit(compiler: _Compiler, node: BatchNode) -> None:
+        if np.isfinite(gather_array(node, "fov", compiler.n)).any():
+            name = type(node.component).__name__
+            raise NotCoveredError(f"{name} with a field of view has no native step yet")
+        compiler.neighbor_leaves.append(node)
+        compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
+        compiler.emit(op, len(compiler.neighbor_leaves) - 1, compiler.column(node, "radius"))
+
+    return emit
 
 
 def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
@@ -162,6 +177,17 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
     first = compiler.column(node, "buffer")
     compiler.column(node, "braking")
     compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
+
+
+def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
+    if cast(EvadeSightCone, node.component).occluded:  # the emitter is chosen by exact class
+        raise NotCoveredError("EvadeSightCone with occluded=True has no native step yet")
+    leader = compiler.target(node, "leader")
+    compiler.sight_cones.append((node, leader))
+    first = compiler.column(node, "length")
+    compiler.column(node, "half_angle")
+    compiler.column(node, "max_prediction")
+    compiler.emit(EVADE_SIGHT_CONE, leader, first, len(compiler.sight_cones) - 1)
 
 
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
@@ -179,8 +205,11 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Seek: _seek,
     Flee: _flee,
     Arrive: _arrive,
-    Separation: _separation,
+    Separation: _group_rule(SEPARATION),
+    Alignment: _group_rule(ALIGNMENT),
+    Cohesion: _group_rule(COHESION),
     AvoidObstacles: _avoid_obstacles,
+    EvadeSightCone: _evade_sight_cone,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -194,7 +223,7 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.separations), len(compiler.avoiders))
+    leaves = max(len(compiler.neighbor_leaves), len(compiler.avoiders))
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

@@ -23,7 +23,6 @@ from ..behaviors._avoid_kernels import lengths_of
 from ..behaviors.avoid import obstacle_candidates
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
-from ..neighbors.radius import ALL_PAIRS_MAX
 from .checks import BYTE, FLOAT, INT32, INTP, checked
 from .checks import point_at as _point
 from .program import NotCoveredError, Program, compile_batch
@@ -59,7 +58,8 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
-    -6: "solid-step candidates out of order, or a shape out of range",
+    -6: "a leader's slot out of range, or a sight cone's state missing",
+    -7: "solid-step candidates out of order, or a shape out of range",
 }
 #: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
 _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
@@ -71,6 +71,12 @@ _PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
 
 #: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
 _OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
+#: EvadeSightCone's state (each NaN until known): its name and the as_sight_cones member.
+_SIGHT_CONE_STATE = (
+    ("leader_heading", "heading"),
+    ("leader_velocity", "velocity_before"),
+    ("leader_look", "look_before"),
+)
 
 
 class NativeStep:
@@ -81,8 +87,11 @@ class NativeStep:
         #: Why the native step is not available; empty when it is.
         self.reason = reason
         self._programs: weakref.WeakKeyDictionary[Batch, _Bound | str] = weakref.WeakKeyDictionary()
-        # The agents' columns, the as_agents struct over them and its buffers.
-        self._agents: tuple[list[np.ndarray], Any, list[Any]] | None = None
+        # The agents' columns, the as_agents struct over them and its buffers, and the
+        # columns' layout they were taken at (AgentArrays.layout).
+        self._agents: tuple[AgentArrays, int, Any, list[Any]] | None = None
+        # The plan whose rows the integrator was last given, and the buffer over them.
+        self._rows: tuple[RowPlan, Any] | None = None
         self._solid: NativeSolid | None = None
 
     @classmethod
@@ -123,21 +132,24 @@ class NativeStep:
         is driven by a physics engine."""
         if _integration_blocker(driven):
             return False
-        plan, lib, ffi = frame.agents.plan, self._kernel.lib, self._kernel.ffi
-        rows = checked("rows", plan.rows, INTP, (len(plan.rows),))
-        pointer, n = ffi.from_buffer("intptr_t[]", rows), len(rows)
-        agents = self._agents_of(frame.arrays)
-        if not (len(frame.geometry) and some(plan.solid)):
-            self._raise_on(lib.as_integrate(agents, pointer, n, frame.dt, HEADING_MIN_SPEED))
+        plan, lib = frame.agents.plan, self._kernel.lib
+        rows = self._rows
+        if rows is None or rows[0] is not plan:
+            checked("rows", plan.rows, INTP, (len(plan.rows),))
+            rows = self._rows = (plan, self._kernel.ffi.from_buffer("intptr_t[]", plan.rows))
+        agents, n = self._agents_of(frame.arrays), len(plan.rows)
+        if not (len(frame.geometry) and plan.any_solid):
+            self._raise_on(lib.as_integrate(agents, rows[1], n, frame.dt, HEADING_MIN_SPEED))
             return True
         start = np.empty((n, 2))
-        start_buffer = ffi.from_buffer("double[]", start)
-        self._raise_on(lib.as_move(agents, pointer, n, frame.dt, start_buffer))
-        slots, begin = (rows, start) if plan.all_solid else (rows[plan.solid], start[plan.solid])
+        start_buffer = self._kernel.ffi.from_buffer("double[]", start)
+        self._raise_on(lib.as_move(agents, rows[1], n, frame.dt, start_buffer))
+        solid = plan.solid
+        slots, begin = (plan.rows, start) if plan.all_solid else (plan.rows[solid], start[solid])
         if self._solid is None:
             self._solid = NativeSolid(self._kernel)
         self._raise_on(self._solid.keep_out(agents, frame.arrays, frame.geometry, slots, begin))
-        self._raise_on(lib.as_turn(agents, pointer, n, HEADING_MIN_SPEED))
+        self._raise_on(lib.as_turn(agents, rows[1], n, HEADING_MIN_SPEED))
         return True
 
     # -- what runs where --------------------------------------------------------------------
@@ -174,22 +186,22 @@ class NativeStep:
 
     def _agents_of(self, arrays: AgentArrays) -> Any:
         """The ``as_agents`` struct over ``arrays``' columns, made again when they were
-        replaced (grown, restored)."""
-        columns = [getattr(arrays, name) for name, _ in _COLUMNS]
+        replaced (grown, restored: ``arrays.layout`` counts it). The struct's buffers keep
+        the columns it points at alive."""
         cached = self._agents
-        if cached is not None and all(a is b for a, b in zip(cached[0], columns, strict=True)):
-            return cached[1]
+        if cached is not None and cached[0] is arrays and cached[1] == arrays.layout:
+            return cached[2]
         ffi = self._kernel.ffi
         struct = ffi.new("as_agents *")
         keep = []
         capacity = len(arrays.position)
-        for (name, shape), column in zip(_COLUMNS, columns, strict=True):
-            checked(name, column, FLOAT, (capacity, *shape))
+        for name, shape in _COLUMNS:
+            column = checked(name, getattr(arrays, name), FLOAT, (capacity, *shape))
             buffer = ffi.from_buffer("double[]", column, require_writable=name in _WRITTEN)
             keep.append(buffer)
             setattr(struct, name, buffer)
         struct.capacity = capacity
-        self._agents = (columns, struct, keep)
+        self._agents = (arrays, arrays.layout, struct, keep)
         return struct
 
     @staticmethod
@@ -214,13 +226,17 @@ class _Bound:
         self._ffi = ffi
         self._targets = program.static_targets.copy()
         self._gone = np.zeros((t, n), dtype=BYTE)
-        self._pairs = ffi.new("as_pairs[]", max(len(program.separations), 1))
+        self._pairs = ffi.new("as_pairs[]", max(len(program.neighbor_leaves), 1))
         self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
         self._held_obstacles: list[Any] = []
         # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
         # threat before this step: what store_state needs after it.
         self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
+        self._sight_cones = ffi.new("as_sight_cones[]", max(len(program.sight_cones), 1))
+        # Each EvadeSightCone leaf's context and state arrays, stored back after the step.
+        self._sight_states: list[tuple[SteeringContext, dict[str, np.ndarray]]] = []
+        self._held_sight_cones: list[Any] = []
         slots = checked("slots", batch.slots, INTP, (n,))
         ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
         params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
@@ -235,8 +251,9 @@ class _Bound:
         ]
         struct.ops, struct.params, struct.targets, struct.gone = self._keep
         struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
-        struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
+        struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
+        struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch) -> Any:
@@ -245,10 +262,12 @@ class _Bound:
             if table.moving:
                 self._targets[number] = table.positions(frame)
                 self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
-        if self.program.separations:
+        if self.program.neighbor_leaves:
             self._bind_pairs(frame, batch)
         if self.program.avoiders:
             self._bind_obstacles(frame, batch)
+        if self.program.sight_cones:
+            self._bind_sight_cones(frame, batch)
         return self._struct
 
     def store_state(self) -> None:
@@ -261,6 +280,10 @@ class _Bound:
             elif had_threats:
                 ctx.set_state("shape", state["shape"])
         self._states = []
+        for ctx, state in self._sight_states:  # EvadeSightCone stores all of it every step
+            for name, values in state.items():
+                ctx.set_state(name, values)
+        self._sight_states = []
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
@@ -294,20 +317,41 @@ class _Bound:
             self._states.append((ctx, state, some(state["shape"] >= 0.0)))
         self._held_obstacles = held
 
+    def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
+        """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:
+        their positions are its target's) and its state to read and write in place."""
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        self._sight_states = []
+        for number, (node, leader) in enumerate(self.program.sight_cones):
+            table, entry = self.program.targets[leader], self._sight_cones[number]
+            slots = table.slots(frame).take(table.inverse)
+            _point(self._ffi, entry, "velocity", table.velocities(frame), FLOAT, (n, 2), held)
+            _point(self._ffi, entry, "leader", slots, INTP, (n,), held)
+            ctx = SteeringContext(batch_frame, node)
+            state = {
+                name: _point(
+                    self._ffi, entry, member, ctx.state(name, shape=(2,)), FLOAT, (n, 2), held, True
+                )
+                for name, member in _SIGHT_CONE_STATE
+            }
+            self._sight_states.append((ctx, state))
+        self._held_sight_cones = held
+
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
-        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world
-        of few agents, among all of them, left to the C, which finds the same pairs in the
-        same order as the numpy index (every agent against every other)."""
+        """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
+        agent of the world, left to the C, which finds them on a grid of its own (and sums
+        them in the world's order, as the numpy index does for up to 64 agents)."""
         ffi = self._ffi
         world = frame.agents.rows
-        few = len(world) <= ALL_PAIRS_MAX
         world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
         self._struct.world, self._struct.n_world = world_buffer, len(world)
         held: list[Any] = [(world, world_buffer)]
         batch_frame = None
-        for number, node in enumerate(self.program.separations):
+        for number, node in enumerate(self.program.neighbor_leaves):
             entry = self._pairs[number]
-            entry.everyone = few and self.program.among_all[number]
+            entry.everyone = self.program.among_all[number]
             if entry.everyone:
                 entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
                 entry.count = 0
