@@ -23,6 +23,7 @@ import numpy as np
 
 from .._util.masks import every
 from .._util.vec import (
+    dots,
     normalize,
     perpendicular,
     put_rows,
@@ -63,22 +64,11 @@ def closest_approach(
         Times ``(p,)`` in seconds (0 for pairs moving apart or not moving relative to each
         other) and the offsets at those times ``(p, 2)``, px.
     """
-    ox, oy = offset[:, 0], offset[:, 1]
-    vx, vy = relative_velocity[:, 0], relative_velocity[:, 1]
-    closing = ox * vx
-    closing += oy * vy
-    np.negative(closing, out=closing)
-    speed2 = vx * vx
-    speed2 += vy * vy
-    time = np.zeros(len(offset))
-    np.divide(closing, speed2, out=time, where=speed2 > 1e-12)
-    np.clip(time, 0.0, horizon, out=time)
-    gap = np.empty_like(offset, dtype=np.float64)
-    np.multiply(vx, time, out=gap[:, 0])
-    gap[:, 0] += ox
-    np.multiply(vy, time, out=gap[:, 1])
-    gap[:, 1] += oy
-    return time, gap
+    closing = -dots(offset, relative_velocity)
+    speed2 = dots(relative_velocity, relative_velocity)
+    time = np.divide(closing, speed2, out=np.zeros(len(offset)), where=speed2 > 1e-12)
+    time = np.clip(time, 0.0, horizon)
+    return time, offset + scale_rows(relative_velocity, time)
 
 
 def threat_keys(
@@ -93,14 +83,9 @@ def threat_keys(
         radii: Sums of the two radii ``(p,)``, px: closer than this, they overlap now.
         margin: Clearance wanted beyond ``radii`` at closest approach ``(p,)``, px.
     """
-    gx, gy = gap[:, 0], gap[:, 1]
     clear = radii + margin
-    # Squared lengths: gx² + gy² < clear² is |gap| < clear, without a square root.
-    close = gx * gx
-    close += gy * gy
-    clear *= clear
-    threat = close < clear
-    threat &= time > 0.0
+    # Squared lengths: |gap|² < clear² is |gap| < clear, without a square root.
+    threat = (dots(gap, gap) < clear * clear) & (time > 0.0)
     keys = np.where(threat, time, np.nan)
     keys[distance < radii] = -1.0
     return keys
@@ -126,16 +111,17 @@ def pick_threats(query: np.ndarray, keys: np.ndarray, right: np.ndarray, n: int)
         Index ``(n,)`` of each agent's pick among the pairs, -1 for an agent without a threat.
     """
     valid = np.flatnonzero(~np.isnan(keys))
-    rows, keys = query.take(valid), keys.take(valid)
+    rows, keys = query[valid], keys[valid]
     least = np.full(n, np.inf)
     np.minimum.at(least, rows, keys)
-    best = np.flatnonzero(keys == least.take(rows))
-    valid, rows, right = valid.take(best), rows.take(best), right.take(valid.take(best))
+    best = np.flatnonzero(keys == least[rows])
+    valid, rows = valid[best], rows[best]
+    right = right[valid]
     most = np.full(n, -np.inf)
     np.maximum.at(most, rows, right)
-    best = np.flatnonzero(right == most.take(rows))
+    best = np.flatnonzero(right == most[rows])
     pick = np.full(n, len(query))
-    np.minimum.at(pick, rows.take(best), valid.take(best))  # still tied: the first pair
+    np.minimum.at(pick, rows[best], valid[best])  # still tied: the first pair
     pick[pick == len(query)] = -1
     return pick
 
@@ -212,14 +198,13 @@ class AvoidAgents(SteeringComponent):
         query = pairs.query
         relative = ctx.world_velocity(pairs.other)
         relative -= ctx.velocity.take(query, axis=0)
-        time, gap = closest_approach(pairs.offset, relative, horizon.take(query))
-        radii = ctx.radius.take(query) + ctx.world_radius(pairs.other)
-        keys = threat_keys(time, gap, pairs.distance, radii, margin.take(query))
+        time, gap = closest_approach(pairs.offset, relative, horizon[query])
+        radii = ctx.radius[query] + ctx.world_radius(pairs.other)
+        keys = threat_keys(time, gap, pairs.distance, radii, margin[query])
         # Sine of each other agent's bearing clockwise from the heading (y up).
         heading = ctx.heading.take(query, axis=0)
         offset = pairs.offset
-        right = heading[:, 1] * offset[:, 0]
-        right -= heading[:, 0] * offset[:, 1]
+        right = heading[:, 1] * offset[:, 0] - heading[:, 0] * offset[:, 1]
         right /= np.maximum(pairs.distance, 1e-12)
         pick = pick_threats(query, keys, right, n)
         rows = np.flatnonzero(pick >= 0)
