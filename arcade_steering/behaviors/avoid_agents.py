@@ -23,12 +23,12 @@ import numpy as np
 
 from .._util.masks import every
 from .._util.vec import (
-    dots,
     normalize,
     perpendicular,
     put_rows,
     scale_rows,
     spread_directions,
+    stack_columns,
     where_rows,
 )
 from ..component.base import SteeringComponent
@@ -64,11 +64,13 @@ def closest_approach(
         Times ``(p,)`` in seconds (0 for pairs moving apart or not moving relative to each
         other) and the offsets at those times ``(p, 2)``, px.
     """
-    closing = -dots(offset, relative_velocity)
-    speed2 = dots(relative_velocity, relative_velocity)
+    ox, oy = offset[:, 0], offset[:, 1]
+    vx, vy = relative_velocity[:, 0], relative_velocity[:, 1]
+    closing = -(ox * vx + oy * vy)
+    speed2 = vx * vx + vy * vy
     time = np.divide(closing, speed2, out=np.zeros(len(offset)), where=speed2 > 1e-12)
     time = np.clip(time, 0.0, horizon)
-    return time, offset + scale_rows(relative_velocity, time)
+    return time, stack_columns(ox + vx * time, oy + vy * time)
 
 
 def threat_keys(
@@ -83,9 +85,10 @@ def threat_keys(
         radii: Sums of the two radii ``(p,)``, px: closer than this, they overlap now.
         margin: Clearance wanted beyond ``radii`` at closest approach ``(p,)``, px.
     """
+    gx, gy = gap[:, 0], gap[:, 1]
     clear = radii + margin
-    # Squared lengths: |gap|² < clear² is |gap| < clear, without a square root.
-    threat = (dots(gap, gap) < clear * clear) & (time > 0.0)
+    # Squared lengths: gx² + gy² < clear² is |gap| < clear, without a square root.
+    threat = (gx * gx + gy * gy < clear * clear) & (time > 0.0)
     keys = np.where(threat, time, np.nan)
     keys[distance < radii] = -1.0
     return keys
