@@ -266,7 +266,7 @@ class RadiusIndex:
         keep[place.compress(inside)] = False
         if candidates is not None:
             keep &= candidates.take(sorted_idx)
-        near = keep.nonzero()[0]
+        near = np.flatnonzero(keep)
         asker = np.arange(len(rows)).repeat(per_row).take(near)
         other = grid.order.take(sorted_idx.take(near))
         if not offsets:
