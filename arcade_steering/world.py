@@ -246,9 +246,8 @@ class SteeringWorld(WorldShapes, NotCopyable):
         plan, arrays = table.plan, table.arrays
         # Strong references for this update only: no sprite can vanish half-way through it.
         sprites = table.sprites()
-        places = self._sync.places(sprites, table.row_of_id)
-        pulled = self._sync.pull(arrays, plan, sprites, places)
         engine = self._physics
+        pulled = self._sync.pull(arrays, plan, sprites, table.row_of_id, engine is not None)
         driven = None if engine is None else DrivenBodies.pull(engine, arrays, plan.rows, sprites)
         self._tracker.sample(dt)
         batches = table.batches()
@@ -264,7 +263,7 @@ class SteeringWorld(WorldShapes, NotCopyable):
             mask,
         )
         try:  # a sprite's setter that raises stops neither the others nor the bodies
-            self._sync.push(arrays, plan, sprites, pulled, places, mask)
+            self._sync.push(arrays, plan, sprites, pulled, mask)
         finally:
             self._neighborhood.end_update()
             if driven is not None:

@@ -43,6 +43,17 @@ def both_paths(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     return str(request.param)
 
 
+@pytest.fixture(params=["one by one", "in bulk"])
+def exchange(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A world exchanges positions with a few plain sprites one by one, with others in bulk:
+    the test runs both ways."""
+    from arcade_steering._core import sync
+
+    if request.param == "in bulk":
+        monkeypatch.setattr(sync, "FEW", 0)
+    return str(request.param)
+
+
 @pytest.fixture
 def world() -> steer.SteeringWorld:
     """A fresh world with seed 0 and the default max_step."""

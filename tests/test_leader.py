@@ -7,7 +7,7 @@ import pytest
 
 import arcade_steering as steer
 from arcade_steering import formations
-from arcade_steering.behaviors.sight_cone import in_sight
+from arcade_steering.behaviors.sight_cone import in_sight, turned_looks
 from arcade_steering.debug import SIGHT_COLOR, DebugRecorder
 from arcade_steering.testing import StubSprite, batch_forces, forces_one_by_one
 
@@ -335,6 +335,15 @@ def test_sight_cone_steers_out_by_the_nearer_edge_with_all_its_force() -> None:
     assert np.linalg.norm(shallow) == pytest.approx(400.0)
     assert deep[1] > 0.0 and shallow[1] > 0.0  # out by the nearer (left) edge
     assert cone_force((60, -2))[1] < 0.0
+
+
+def test_a_look_turned_exactly_round_turns_on_counter_clockwise_on_every_machine() -> None:
+    """A leader that turns back looks exactly the other way: the turn it is taken on by is
+    +pi, rounded as the native step rounds it, never -pi from a fused multiply-add."""
+    angle = np.random.default_rng(3).uniform(-np.pi, np.pi, 500)
+    look = np.column_stack((np.cos(angle), np.sin(angle)))
+    ahead = turned_looks(look, -look, 1 / 60)  # turned on by a quarter turn at most
+    np.testing.assert_allclose(ahead, np.column_stack((-look[:, 1], look[:, 0])), atol=1e-15)
 
 
 def test_sight_cone_parameters_shape_the_cone() -> None:

@@ -31,8 +31,11 @@ def native_on(monkeypatch: pytest.MonkeyPatch) -> None:
 RTOL = 1e-9
 
 
-def random_leaf(rng: np.random.Generator, targets: list) -> steer.SteeringComponent:
-    kind = rng.integers(5)
+def random_leaf(
+    rng: np.random.Generator, targets: list, group: list | None = None
+) -> steer.SteeringComponent:
+    """A random covered leaf; a flocking rule's neighbours among ``group`` or everyone."""
+    kind = rng.integers(10)
     target = targets[rng.integers(len(targets))]
     if kind == 0:
         return steer.Seek(target)
@@ -47,6 +50,22 @@ def random_leaf(rng: np.random.Generator, targets: list) -> steer.SteeringCompon
         )
     if kind == 3:
         return steer.Separation(float(rng.uniform(5, 120)))
+    moving = [each for each in targets if not isinstance(each, tuple)]
+    if kind in (7, 8, 9):  # a moving target: a sprite or a callable
+        target = moving[rng.integers(len(moving))]
+    if kind == 7:
+        return steer.Pursue(target, max_prediction=float(rng.choice([0.0, rng.uniform(0, 3)])))
+    if kind == 8:
+        threat_range = None if rng.random() < 0.3 else float(rng.uniform(5, 400))
+        return steer.Evade(
+            target, threat_range=threat_range, max_prediction=float(rng.uniform(0, 3))
+        )
+    if kind == 9:
+        return steer.MatchVelocity(target)
+    if kind in (5, 6):
+        rule = steer.Alignment if kind == 5 else steer.Cohesion
+        among = group if group is not None and rng.random() < 0.4 else None
+        return rule(float(rng.uniform(5, 200)), among=among)
     return steer.AvoidObstacles(
         length=None if rng.random() < 0.5 else float(rng.uniform(1, 300)),
         min_length=float(rng.uniform(0, 40)),
@@ -78,11 +97,13 @@ def add_obstacles(
         world.add_walls([(0, 0), (40, 0), (20, 30)], closed=True)
 
 
-def random_tree(rng: np.random.Generator, targets: list, depth: int) -> steer.SteeringComponent:
+def random_tree(
+    rng: np.random.Generator, targets: list, depth: int, group: list | None = None
+) -> steer.SteeringComponent:
     """A random tree of the covered components, up to ``depth`` blends deep."""
     if depth == 0 or rng.random() < 0.3:
-        return random_leaf(rng, targets)
-    children = [random_tree(rng, targets, depth - 1) for _ in range(rng.integers(1, 4))]
+        return random_leaf(rng, targets, group)
+    children = [random_tree(rng, targets, depth - 1, group) for _ in range(rng.integers(1, 4))]
     if rng.random() < 0.5:
         return steer.WeightedBlend(*((c, float(rng.uniform(-1, 3))) for c in children))
     return steer.PriorityBlend(*children, threshold=float(rng.choice([0.0, 1e-3, 50.0])))
@@ -100,9 +121,10 @@ def fuzzed_world(seed: int) -> tuple[steer.SteeringWorld, list[StubSprite], list
     mover = StubSprite(*rng.uniform(-spread, spread, 2))
     targets: list = [tuple(rng.uniform(-spread, spread, 2)) for _ in range(3)]
     targets += [sprites[0], mover, lambda: (mover.center_y, mover.center_x)]
-    shared = random_tree(rng, targets, 3)
+    group = sprites[::2]
+    shared = random_tree(rng, targets, 3, group)
     for index, sprite in enumerate(sprites):
-        tree = shared if index % 3 else random_tree(rng, targets, 3)
+        tree = shared if index % 3 else random_tree(rng, targets, 3, group)
         world.attach(
             sprite,
             tree,
@@ -203,6 +225,78 @@ def test_a_changed_parameter_and_a_gone_target_reach_the_native_step(
     native, numpy = two_worlds(monkeypatch, build)
     assert_agree(native[None], numpy[None])
     assert not np.array_equal(native[39], native[40])  # still pushed apart when gone
+
+
+def test_columns_grown_or_restored_to_new_arrays_are_the_ones_the_native_step_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        tree = steer.WeightedBlend((steer.Seek((300.0, 40.0)), 1.0), (steer.Separation(30), 1.0))
+        sprites = [StubSprite(0.0, 10.0 * i) for i in range(2)]
+        for sprite in sprites:
+            world.attach(sprite, tree)
+        out = []
+        for step in range(40):
+            if step == 5:
+                saved = world.snapshot()
+            if step == 10:  # past the capacity: every column is a new array
+                for i in range(300):
+                    sprites.append(StubSprite(-5.0 * i, 3.0 * i))
+                    world.attach(sprites[-1], tree)
+            if step == 30:  # into the grown columns: new arrays again
+                world.restore(saved)
+            world.update(1 / 60)
+            out.append([s.position for s in sprites[:2]])
+        return np.array(out)
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert_agree(native[None], numpy[None])
+    assert native[29, 0, 0] > native[9, 0, 0] + 10.0  # they went on after the growth
+
+
+@pytest.mark.parametrize(
+    "places",
+    [
+        "one spot",  # a grid of one cell
+        "a line",  # no height: the cells grow to keep their number down
+        "far apart",  # a cluster and agents 1e12 px away
+    ],
+)
+def test_flocking_among_everyone_in_a_large_world_agrees_with_numpy(
+    places: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond 64 agents the C finds the neighbours on a grid of its own."""
+    native_paths = []
+
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        rng = np.random.default_rng(7)
+        n = 150
+        if places == "one spot":
+            points = np.zeros((n, 2)) + rng.normal(0, 1e-9, (n, 2)) * (rng.random((n, 1)) < 0.5)
+        elif places == "a line":
+            points = np.column_stack((rng.uniform(0, 5000, n), np.zeros(n)))
+        else:
+            points = rng.uniform(0, 60, (n, 2))
+            points[::10] += 1e12
+        sprites = [StubSprite(*point) for point in points.tolist()]
+        tree = steer.WeightedBlend(
+            (steer.Separation(25.0), 1.5),
+            (steer.Alignment(40.0), 1.0),
+            (steer.Cohesion(40.0), 1.0),
+            (steer.Seek((300.0, 100.0)), 0.5),
+        )
+        for sprite in sprites:
+            world.attach(sprite, tree, velocity=tuple(rng.uniform(-50, 50, 2)))
+        out = []
+        for _ in range(30):
+            world.update(1 / 60)
+            out.append([[*world.agent_of(s).position, *world.agent_of(s).force] for s in sprites])
+        native_paths.append(world.native_report().batches[0].native)
+        return np.array(out)
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert native_paths == [True, False]
+    assert_agree(native[None], numpy[None])
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's, on its way to no force

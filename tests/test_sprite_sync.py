@@ -237,6 +237,7 @@ def _moved_by_center_x(sprite, lists) -> None:
     "move",
     [_in_one_list, _in_two_lists, _removed_then_moved, _moved_then_added, _moved_by_center_x],
 )
+@pytest.mark.usefixtures("exchange")
 def test_a_sprite_the_game_moves_between_updates_carries_on_from_there(move) -> None:
     sprite_list, sprites = _sprites(4)
     lists = [sprite_list]
@@ -249,6 +250,7 @@ def test_a_sprite_the_game_moves_between_updates_carries_on_from_there(move) -> 
     assert all(abs(x + 300.0) > 1.0 for x, _ in others)  # nobody else was teleported
 
 
+@pytest.mark.usefixtures("exchange")
 def test_a_sprite_in_no_list_is_read_every_update() -> None:
     sprite = arcade.SpriteSolidColor(10, 6, 0.0, 0.0)
     world = _moving_world([sprite])
@@ -257,6 +259,7 @@ def test_a_sprite_in_no_list_is_read_every_update() -> None:
     assert world.agent_of(sprite).position == pytest.approx((40.0, -40.0), abs=1e-3)
 
 
+@pytest.mark.usefixtures("exchange")
 def test_list_buffers_show_exactly_the_sprites_moved() -> None:
     from arcade_steering._arcade.sprite_sync import ListSlots
 
@@ -282,6 +285,7 @@ def _assert_buffers_match(sprite_list: arcade.SpriteList) -> None:
     assert _buffer_positions(sprite_list) == expected
 
 
+@pytest.mark.usefixtures("exchange")
 def test_sprites_that_change_lists_between_updates_keep_every_buffer_right() -> None:
     first, sprites = _sprites(5)
     world = _moving_world(sprites.tolist())
@@ -299,6 +303,7 @@ def test_sprites_that_change_lists_between_updates_keep_every_buffer_right() -> 
     assert stranger.position == (-50.0, -50.0)
 
 
+@pytest.mark.usefixtures("exchange")
 def test_every_moving_rotating_sprite_faces_its_way_and_the_others_keep_their_angle() -> None:
     """Straight walkers, turning ones, one standing still and one that must not rotate, in one
     list: sprites, hit boxes and the list's buffer all end up as arcade's setters leave them."""
@@ -376,6 +381,7 @@ def _clear_and_refill_reversed(squads, sprites, spare) -> None:
         _clear_and_refill_reversed,
     ],
 )
+@pytest.mark.usefixtures("exchange")
 def test_squads_whose_lists_change_between_updates_keep_every_buffer_right(change) -> None:
     import arcade_steering as steer
 

@@ -13,6 +13,7 @@ import pytest
 import arcade_steering as steer
 
 
+@pytest.mark.usefixtures("exchange")
 def test_arcade_sprites_in_a_sprite_list_move_and_turn() -> None:
     sprites = arcade.SpriteList(use_spatial_hash=True)
     seeker = arcade.SpriteSolidColor(16, 16, center_x=0, center_y=0, color=arcade.color.RED)
@@ -97,6 +98,7 @@ def _walkers_and_one_standing(standing: arcade.Sprite, hashed: bool):
     return world, sprites
 
 
+@pytest.mark.usefixtures("exchange")
 def test_a_standing_sprite_among_walkers_is_not_written_through_its_own_setter() -> None:
     standing = _CountingSetter(8, 8, center_x=-50.0, center_y=-50.0)
     world, sprites = _walkers_and_one_standing(standing, hashed=False)
@@ -108,6 +110,7 @@ def test_a_standing_sprite_among_walkers_is_not_written_through_its_own_setter()
     assert sprites[0].center_x > 1.0
 
 
+@pytest.mark.usefixtures("exchange")
 def test_a_standing_sprite_among_walkers_keeps_its_spatial_hash_entry_untouched() -> None:
     standing = _CountingHash(8, 8, center_x=-50.0, center_y=-50.0)
     world, sprites = _walkers_and_one_standing(standing, hashed=True)
@@ -120,6 +123,7 @@ def test_a_standing_sprite_among_walkers_keeps_its_spatial_hash_entry_untouched(
     assert arcade.get_sprites_at_point(walker.position, sprites) == [walker]
 
 
+@pytest.mark.usefixtures("exchange")
 def test_plain_sprites_standing_among_walkers_keep_their_place_and_buffers_right() -> None:
     standing = arcade.SpriteSolidColor(8, 8, center_x=-50.0, center_y=-50.0)
     standing.angle = 30.0

@@ -110,6 +110,9 @@ class AgentArrays:
         self.state = StateStore()
         self._free = list(range(self.capacity - 1, -1, -1))
         self._attaches = 0
+        #: Counts the times the columns were replaced by new arrays (grown, or loaded from a
+        #: larger snapshot): what holds their addresses (the native step) looks here.
+        self.layout = 0
 
     def allocate(self) -> int:
         """Take a free slot (doubling the capacity if none is left) and number it."""
@@ -159,6 +162,8 @@ class AgentArrays:
             column = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)
             column[: saved.capacity] = old
             setattr(self, each.name, column)
+        if not in_place:
+            self.layout += 1
         self._free = [*saved.free, *range(capacity - 1, saved.capacity - 1, -1)]
         self._attaches = max(self._attaches, saved.attaches)
         self.capacity = capacity
@@ -171,6 +176,7 @@ class AgentArrays:
             grown = np.full((capacity, *old.shape[1:]), each.metadata["fill"], dtype=old.dtype)
             grown[: self.capacity] = old
             setattr(self, each.name, grown)
+        self.layout += 1
         self._free.extend(range(capacity - 1, self.capacity - 1, -1))
         self.capacity = capacity
 

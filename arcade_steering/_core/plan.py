@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._util.masks import every
+from .._util.masks import every, some
 from .._util.vec import span
 from .arrays import AgentArrays
 
@@ -34,6 +34,7 @@ class RowPlan:
         facing: The way each sprite's art faces, degrees ``(n,)``.
         solid: Which agents are kept out of walls and obstacles ``(n,)``.
         all_solid: Whether all of ``solid`` are.
+        any_solid: Whether any of ``solid`` is.
     """
 
     def __init__(self, arrays: AgentArrays, rows: np.ndarray) -> None:
@@ -48,3 +49,4 @@ class RowPlan:
         self.facing = arrays.facing[rows]
         self.solid = arrays.solid[rows]
         self.all_solid = every(self.solid)
+        self.any_solid = some(self.solid)

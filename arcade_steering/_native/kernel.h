@@ -16,6 +16,25 @@
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
 #define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
                               * pushes a force */
+#define AS_PURSUE 16  /* a: leader set (the quarry), b: max_prediction column; pushes a force */
+#define AS_EVADE 17   /* a: leader set (the threat), b: first of 2 columns (threat_range,
+                       * max_prediction); pushes a force */
+#define AS_MATCH_VELOCITY 18 /* a: leader set (the target); pushes a force */
+#define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
+#define AS_COHESION 15  /* a: pair set, b: radius column */
+#define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
+                                * max_prediction), c: sight-cone set; pushes a force */
+#define AS_AVOID_WALLS 8 /* a: wall set, b: first of 2 columns (side_angle, side_ratio);
+                          * pushes a force */
+#define AS_FOLLOW_PATH 9    /* a: path set, b: first of 5 columns (prediction, look_ahead,
+                             * min_look_ahead, slowing_radius, tolerance); pushes a force */
+#define AS_FOLLOW_LEADER 10 /* a: leader set, b: first of 3 columns (distance, slowing_radius,
+                             * tolerance); pushes a force */
+#define AS_STAY_ON_PATH 12 /* a: path set (its state unused), b: prediction column; pushes a
+                            * force */
+#define AS_OFFSET_PURSUIT 11 /* a: leader set, b: first of 5 columns (offset ahead, offset
+                              * left, max_prediction, slowing_radius, tolerance); pushes a
+                              * force */
 
 /* The deepest stack a program may need. */
 #define AS_MAX_STACK 32
@@ -26,6 +45,11 @@
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
 #define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
+#define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
+#define AS_ERR_WALLS -7 /* wall candidates not grouped by agent, a wall out of range, or the
+                        * walls or feeler lengths missing */
+#define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
+#define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -42,7 +66,7 @@ typedef struct {
     intptr_t capacity;
 } as_agents;
 
-/* One Separation leaf's neighbour pairs for this step, grouped by asking agent; or, with
+/* One Separation, Alignment or Cohesion leaf's neighbour pairs for this step, grouped by asking agent; or, with
  * everyone set, none given: the neighbours are every agent of as_program.world within reach,
  * found in that order (the numpy index's order for a world of few agents). */
 typedef struct {
@@ -70,6 +94,63 @@ typedef struct {
     intptr_t threats;       /* out: how many agents have a threat */
 } as_obstacles;
 
+/* One EvadeSightCone leaf's leaders this step (their positions are the leaf's target) and
+ * its per-agent state, read and written in place. */
+typedef struct {
+    const double *velocity;      /* (n, 2) each agent's leader's velocity, px/s */
+    const intptr_t *leader;      /* (n,) the leader's slot in the agents' columns, -1 for none */
+    double *heading;             /* (n, 2) the leader's last heading, NaN for unknown */
+    double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
+    double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
+} as_sight_cones;
+/* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
+ * (grouped by asking agent, in its order: the first of equal contacts wins), and the
+ * geometry's shapes they index (geometry/_capsules.py's local_frames). */
+typedef struct {
+    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
+    const intptr_t *shape;  /* (count,) the wall's row in the geometry */
+    intptr_t count;
+    const double *length;   /* (n,) each agent's front feeler length, px */
+    const double *columns;  /* (10, shapes) the shape columns of geometry/_kernels.py */
+    const double *start;    /* (shapes, 2) each core's first end, px */
+    const double *turn;     /* (shapes, 2) each core's rotation into its frame, unit */
+    intptr_t shapes;
+} as_walls;
+/* One FollowPath (or StayOnPath) leaf's paths, stacked as path/pack.py's PathPack stacks
+ * them, and a FollowPath's agents' progress, read and written in place (NULL for a
+ * StayOnPath). */
+typedef struct {
+    const double *table;        /* (7, segments) the segment rows: x, y, dx, dy, at, span, radius */
+    const double *key;          /* (segments,) at plus the path's base: sorted */
+    intptr_t segments;
+    const double *length;       /* (paths,) px */
+    const double *base;         /* (paths,) where each path's keys start */
+    const double *period;       /* (paths,) a loop's length, 1 for other paths */
+    const uint8_t *closed;      /* (paths,) */
+    const uint8_t *looped;      /* (paths,) closed and longer than 0 */
+    const double *ends;         /* (paths, 2, 2) each path's first and last point */
+    intptr_t paths;
+    int32_t any_open;           /* some path is open */
+    int32_t always;             /* FollowPath.always */
+    int32_t at_end;             /* 0 "stop", 1 "loop", 2 "reverse" */
+    const intptr_t *which;      /* (n,) each agent's path */
+    const double *path_velocity; /* (n, 2) how fast its path moves where it is, or NULL */
+    double *progress;           /* (n,) px along the path; NaN for an agent new to it */
+    double *sense;              /* (n,) +1 or -1 */
+    double *homing;             /* (n,) 1 while heading back to an open path's start */
+    double *normal;             /* (n, 2) out: the normal points */
+} as_paths;
+
+/* One FollowLeader, OffsetPursuit, Pursue, Evade or MatchVelocity leaf's leaders (its moving
+ * target) this step, one row per agent of the batch. */
+typedef struct {
+    const double *position;     /* (n, 2) px */
+    const double *velocity;     /* (n, 2) px/s */
+    const double *heading;      /* (n, 2) unit: the leader's; while unknown, towards it
+                                 * (FollowLeader) or +x (OffsetPursuit) */
+    const uint8_t *gone;        /* (n,) 1 where the leader is gone */
+} as_leaders;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -83,8 +164,16 @@ typedef struct {
     intptr_t n_pairs;
     as_obstacles *obstacles; /* (n_obstacles,) */
     intptr_t n_obstacles;
+    as_paths *paths;        /* (n_paths,) */
+    intptr_t n_paths;
+    const as_leaders *leaders; /* (n_leaders,) */
+    intptr_t n_leaders;
     const intptr_t *world;  /* (n_world,) every agent's slot, in the neighbour index's order */
     intptr_t n_world;
+    as_sight_cones *sight_cones; /* (n_sight_cones,) */
+    intptr_t n_sight_cones;
+    const as_walls *walls;  /* (n_walls,) */
+    intptr_t n_walls;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

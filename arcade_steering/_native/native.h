@@ -30,6 +30,16 @@ static inline vec2 scaled(vec2 v, double factor) {
     return r;
 }
 
+static inline vec2 plus(vec2 a, vec2 b) {
+    vec2 r = {a.x + b.x, a.y + b.y};
+    return r;
+}
+
+static inline vec2 minus(vec2 a, vec2 b) {
+    vec2 r = {a.x - b.x, a.y - b.y};
+    return r;
+}
+
 static inline vec2 load(const double *rows, intptr_t row) {
     vec2 r = {rows[2 * row], rows[2 * row + 1]};
     return r;
@@ -77,13 +87,18 @@ static inline vec2 velocity_force(vec2 desired, vec2 velocity, double response_t
     return scaled(d, 1.0 / response_time);
 }
 
+/* group.c's grid over the world's agents, for rules among everyone. */
+typedef struct neighbor_grid neighbor_grid;
+
 /* What one agent's leaves read. */
 typedef struct {
     intptr_t row;  /* position in the batch */
     intptr_t slot; /* row in the agents' columns */
     vec2 position, velocity, heading;
     double max_speed, max_force, mass, radius, response_time;
+    double dt; /* the step, s */
     const double *params;
+    neighbor_grid *grid; /* NULL: few agents, or no rule among everyone */
 } agent;
 
 /* numpy.minimum: NaN if either is. */
@@ -105,16 +120,46 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n);
 vec2 seek(const agent *a, vec2 target);
 vec2 flee(const agent *a, vec2 threat, double panic_distance);
 vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance);
+vec2 arrive_velocity(const agent *a, vec2 target, double slowing_radius, double tolerance);
 
-/* separation.c */
-vec2 separation(const agent *a, const as_agents *agents, const as_pairs *pairs,
-                intptr_t *cursor, double reach);
-vec2 separation_among_all(const agent *a, const as_agents *agents, const as_program *program,
-                          double reach);
+/* group.c: Separation, Alignment, Cohesion over one pair set, read from *cursor on */
+vec2 separation(const agent *a, const as_agents *agents, const as_program *program,
+                const as_pairs *pairs, intptr_t *cursor, double reach);
+vec2 alignment(const agent *a, const as_agents *agents, const as_program *program,
+               const as_pairs *pairs, intptr_t *cursor, double reach);
+vec2 cohesion(const agent *a, const as_agents *agents, const as_program *program,
+              const as_pairs *pairs, intptr_t *cursor, double reach);
 int check_pairs(const as_program *program, const as_agents *agents, intptr_t n);
+/* A grid over the world's agents for the batch's rules among everyone; NULL where brute
+ * force is as good (few agents, no such rule) or memory ran out. */
+neighbor_grid *build_neighbor_grid(const as_agents *agents, const as_program *program,
+                                   intptr_t n);
+void free_neighbor_grid(neighbor_grid *grid);
 
 /* avoid_obstacles.c */
 vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
+
+/* evade_sight_cone.c */
+vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
+                      vec2 leader, const double *params);
+int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
+/* avoid_walls.c */
+vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params);
+int check_walls(const as_program *program, intptr_t n);
+/* follow_path.c */
+vec2 follow_path(const agent *a, as_paths *set, const double *params);
+vec2 stay_on_path(const agent *a, const as_paths *set, double prediction);
+int check_paths(const as_program *program, intptr_t n);
+
+/* follow_leader.c */
+vec2 follow_leader(const agent *a, const as_leaders *set, const double *params);
+vec2 offset_pursuit(const agent *a, const as_leaders *set, const double *params);
+int check_leaders(const as_program *program, intptr_t n);
+
+/* pursue.c: Pursue, Evade, MatchVelocity over a leader set */
+vec2 pursue(const agent *a, const as_leaders *set, const double *params);
+vec2 evade(const agent *a, const as_leaders *set, const double *params);
+vec2 match_velocity(const agent *a, const as_leaders *set);
 
 #endif

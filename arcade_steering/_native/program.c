@@ -13,6 +13,12 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
     if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
+    if (program->n_walls < 0 || program->n_walls > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_walls > 0 && program->walls == NULL) return AS_ERR_PROGRAM;
+    if (program->n_paths < 0 || program->n_paths > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_paths > 0 && program->paths == NULL) return AS_ERR_PROGRAM;
+    if (program->n_leaders < 0 || program->n_leaders > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_leaders > 0 && program->leaders == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -23,7 +29,7 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = op[0] == AS_SEEK ? 0 : op[0] == AS_FLEE ? 1 : 2;
                 depth += 1;
                 break;
-            case AS_SEPARATION:
+            case AS_SEPARATION: case AS_ALIGNMENT: case AS_COHESION:
                 if (op[1] < 0 || op[1] >= program->n_pairs) return AS_ERR_PROGRAM;
                 columns = 1;
                 depth += 1;
@@ -31,6 +37,32 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_AVOID_OBSTACLES:
                 if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
                 columns = 2;
+                depth += 1;
+                break;
+            case AS_EVADE_SIGHT_CONE:
+                if (op[1] < 0 || op[1] >= program->n_targets) return AS_ERR_PROGRAM;
+                if (op[3] < 0 || op[3] >= program->n_sight_cones) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
+            case AS_AVOID_WALLS:
+                if (op[1] < 0 || op[1] >= program->n_walls) return AS_ERR_PROGRAM;
+                columns = 2;
+                depth += 1;
+                break;
+            case AS_FOLLOW_PATH: case AS_STAY_ON_PATH:
+                if (op[1] < 0 || op[1] >= program->n_paths) return AS_ERR_PROGRAM;
+                columns = op[0] == AS_FOLLOW_PATH ? 5 : 1;
+                depth += 1;
+                break;
+            case AS_FOLLOW_LEADER: case AS_OFFSET_PURSUIT:
+            case AS_PURSUE: case AS_EVADE: case AS_MATCH_VELOCITY:
+                if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
+                columns = op[0] == AS_FOLLOW_LEADER ? 3
+                          : op[0] == AS_OFFSET_PURSUIT ? 5
+                          : op[0] == AS_PURSUE ? 1
+                          : op[0] == AS_EVADE ? 2
+                          : 0;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -55,7 +87,8 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors) {
+                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors,
+                        intptr_t *wall_cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -73,15 +106,50 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 force = arrive(a, load(program->targets, target), a->params[op[2]], a->params[op[2] + 1]);
                 break;
             case AS_SEPARATION:
-                if (program->pairs[op[1]].everyone)
-                    force = separation_among_all(a, agents, program, a->params[op[2]]);
-                else
-                    force = separation(a, agents, program->pairs + op[1], cursors + op[1],
-                                       a->params[op[2]]);
+                force = separation(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                   a->params[op[2]]);
+                break;
+            case AS_ALIGNMENT:
+                force = alignment(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                  a->params[op[2]]);
+                break;
+            case AS_COHESION:
+                force = cohesion(a, agents, program, program->pairs + op[1], cursors + op[1],
+                                 a->params[op[2]]);
                 break;
             case AS_AVOID_OBSTACLES:
                 force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
                                         a->params + op[2]);
+                break;
+            case AS_EVADE_SIGHT_CONE: /* silent when its leader is gone (Targets.silence) */
+                force = evade_sight_cone(a, agents, program->sight_cones + op[3],
+                                         load(program->targets, target), a->params + op[2]);
+                if (program->gone[target]) force = ZERO;
+                break;
+            case AS_AVOID_WALLS:
+                force = avoid_walls(a, program->walls + op[1], wall_cursors + op[1],
+                                    a->params + op[2]);
+                break;
+            case AS_FOLLOW_PATH:
+                force = follow_path(a, program->paths + op[1], a->params + op[2]);
+                break;
+            case AS_STAY_ON_PATH:
+                force = stay_on_path(a, program->paths + op[1], a->params[op[2]]);
+                break;
+            case AS_FOLLOW_LEADER:
+                force = follow_leader(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_OFFSET_PURSUIT:
+                force = offset_pursuit(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_PURSUE:
+                force = pursue(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_EVADE:
+                force = evade(a, program->leaders + op[1], a->params + op[2]);
+                break;
+            case AS_MATCH_VELOCITY:
+                force = match_velocity(a, program->leaders + op[1]);
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
@@ -111,12 +179,18 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt) {
     intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
+    intptr_t wall_cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
+    if (status == AS_OK) status = check_sight_cones(program, agents, n);
+    if (status == AS_OK) status = check_walls(program, n);
+    if (status == AS_OK) status = check_paths(program, n);
+    if (status == AS_OK) status = check_leaders(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
+    neighbor_grid *grid = build_neighbor_grid(agents, program, n);
     for (intptr_t row = 0; row < n; row++) {
         intptr_t slot = slots[row];
         agent a;
@@ -131,8 +205,12 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.radius = agents->radius[slot];
         /* frame.BatchFrame: never react faster than the step */
         a.response_time = fmax(agents->response_time[slot], dt);
+        a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors));
+        a.grid = grid;
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors,
+                                                  wall_cursors));
     }
+    free_neighbor_grid(grid);
     return AS_OK;
 }

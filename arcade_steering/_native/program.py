@@ -14,14 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
-from ..behaviors.avoid import AvoidObstacles
-from ..behaviors.group import Separation
-from ..behaviors.seek import Arrive, Flee, Seek
+from ..behaviors.avoid import AvoidObstacles, AvoidWalls
+from ..behaviors.group import Alignment, Cohesion, Separation
+from ..behaviors.leader import FollowLeader, OffsetPursuit
+from ..behaviors.paths import FollowPath, StayOnPath
+from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
+from ..behaviors.sight_cone import EvadeSightCone
+from ..behaviors.tactics import MatchVelocity
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -29,8 +34,10 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 
 #: Opcodes, as kernel.h defines them.
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
-#: kernel.h's AS_MAX_STACK: the deepest stack, and the most Separation (or AvoidObstacles)
-#: leaves, of a program.
+AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
+EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
+#: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
+#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -49,22 +56,33 @@ class Program:
         params: Every agent's number parameters ``(n, columns)`` float.
         targets: The tables of the Seek, Flee and Arrive leaves, in operand order.
         static_targets: Their targets ``(t, n, 2)`` for fixed points (moving ones: per step).
-        separations: The Separation leaves' places, in operand order.
+        neighbor_leaves: The Separation, Alignment and Cohesion leaves' places, in operand
+            order.
         among_all: For each, whether all its agents' neighbours are every agent (``among``
             None): the C can then find them itself.
         avoiders: The AvoidObstacles leaves' places, in operand order.
         depth: The deepest stack the program needs.
+        sight_cones: The EvadeSightCone leaves' places and their leader's target number, in
+            operand order.
+        walls: The AvoidWalls leaves' places, in operand order.
+        followers: The FollowPath and StayOnPath leaves' places, in operand order.
+        leaders: The leaves reading a moving target's position and velocity (FollowLeader,
+            OffsetPursuit, Pursue, Evade, MatchVelocity), in operand order.
     """
 
     ops: np.ndarray
     params: np.ndarray
     targets: list[TargetTable]
     static_targets: np.ndarray
-    separations: list[BatchNode]
+    neighbor_leaves: list[BatchNode]
     among_all: list[bool]
     avoiders: list[BatchNode]
     depth: int
     tokens: list[tuple[BatchNode, object]] = field(default_factory=list)
+    sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
+    walls: list[BatchNode] = field(default_factory=list)
+    followers: list[BatchNode] = field(default_factory=list)
+    leaders: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -83,10 +101,14 @@ class _Compiler:
         self.ops: list[tuple[int, int, int, int]] = []
         self.columns: list[np.ndarray] = []
         self.targets: list[TargetTable] = []
-        self.separations: list[BatchNode] = []
+        self.neighbor_leaves: list[BatchNode] = []
         self.among_all: list[bool] = []
         self.avoiders: list[BatchNode] = []
+        self.walls: list[BatchNode] = []
+        self.followers: list[BatchNode] = []
+        self.leaders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
+        self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
 
     def column(self, node: BatchNode, name: str) -> int:
@@ -95,8 +117,8 @@ class _Compiler:
         self.columns.append(values)
         return first
 
-    def target(self, node: BatchNode) -> int:
-        table = type(node.component).params["target"].per_agent(node, self.n)
+    def target(self, node: BatchNode, name: str = "target") -> int:
+        table = type(node.component).params[name].per_agent(node, self.n)
         self.targets.append(table)
         return len(self.targets) - 1
 
@@ -126,11 +148,15 @@ class _Compiler:
             np.ascontiguousarray(params, dtype=float),
             self.targets,
             static,
-            self.separations,
+            self.neighbor_leaves,
             self.among_all,
             self.avoiders,
             self.deepest,
             self.tokens,
+            sight_cones=self.sight_cones,
+            walls=self.walls,
+            followers=self.followers,
+            leaders=self.leaders,
         )
 
 
@@ -149,12 +175,18 @@ def _arrive(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(ARRIVE, target, first)
 
 
-def _separation(compiler: _Compiler, node: BatchNode) -> None:
-    if np.isfinite(gather_array(node, "fov", compiler.n)).any():
-        raise NotCoveredError("Separation with a field of view has no native step yet")
-    compiler.separations.append(node)
-    compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
-    compiler.emit(SEPARATION, len(compiler.separations) - 1, compiler.column(node, "radius"))
+def _group_rule(op: int) -> Callable[[_Compiler, BatchNode], None]:
+    """The emitter of a flocking rule (Separation, Alignment, Cohesion): its pair set."""
+
+    def emit(compiler: _Compiler, node: BatchNode) -> None:
+        if np.isfinite(gather_array(node, "fov", compiler.n)).any():
+            name = type(node.component).__name__
+            raise NotCoveredError(f"{name} with a field of view has no native step yet")
+        compiler.neighbor_leaves.append(node)
+        compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
+        compiler.emit(op, len(compiler.neighbor_leaves) - 1, compiler.column(node, "radius"))
+
+    return emit
 
 
 def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
@@ -162,6 +194,70 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
     first = compiler.column(node, "buffer")
     compiler.column(node, "braking")
     compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
+
+
+def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
+    if cast(EvadeSightCone, node.component).occluded:  # the emitter is chosen by exact class
+        raise NotCoveredError("EvadeSightCone with occluded=True has no native step yet")
+    leader = compiler.target(node, "leader")
+    compiler.sight_cones.append((node, leader))
+    first = compiler.column(node, "length")
+    compiler.column(node, "half_angle")
+    compiler.column(node, "max_prediction")
+    compiler.emit(EVADE_SIGHT_CONE, leader, first, len(compiler.sight_cones) - 1)
+
+
+def _avoid_walls(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.walls.append(node)  # its feelers' lengths come with its candidates, per step
+    first = compiler.column(node, "side_angle")
+    compiler.column(node, "side_ratio")
+    compiler.emit(AVOID_WALLS, len(compiler.walls) - 1, first)
+
+
+def _follow_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths and progress come per step
+    first = compiler.column(node, "prediction")
+    for name in ("look_ahead", "min_look_ahead", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(FOLLOW_PATH, len(compiler.followers) - 1, first)
+
+
+def _stay_on_path(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.followers.append(node)  # its paths come per step
+    compiler.emit(STAY_ON_PATH, len(compiler.followers) - 1, compiler.column(node, "prediction"))
+
+
+def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "distance")
+    compiler.column(node, "slowing_radius")
+    compiler.column(node, "tolerance")
+    compiler.emit(FOLLOW_LEADER, len(compiler.leaders) - 1, first)
+
+
+def _offset_pursuit(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its leaders come per step
+    first = compiler.column(node, "offset")
+    for name in ("max_prediction", "slowing_radius", "tolerance"):
+        compiler.column(node, name)
+    compiler.emit(OFFSET_PURSUIT, len(compiler.leaders) - 1, first)
+
+
+def _pursue(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its quarry comes per step
+    compiler.emit(PURSUE, len(compiler.leaders) - 1, compiler.column(node, "max_prediction"))
+
+
+def _evade(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its threat comes per step
+    first = compiler.column(node, "threat_range")
+    compiler.column(node, "max_prediction")
+    compiler.emit(EVADE, len(compiler.leaders) - 1, first)
+
+
+def _match_velocity(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.leaders.append(node)  # its target comes per step
+    compiler.emit(MATCH_VELOCITY, len(compiler.leaders) - 1)
 
 
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
@@ -179,8 +275,19 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Seek: _seek,
     Flee: _flee,
     Arrive: _arrive,
-    Separation: _separation,
+    Separation: _group_rule(SEPARATION),
+    Alignment: _group_rule(ALIGNMENT),
+    Cohesion: _group_rule(COHESION),
     AvoidObstacles: _avoid_obstacles,
+    EvadeSightCone: _evade_sight_cone,
+    AvoidWalls: _avoid_walls,
+    FollowPath: _follow_path,
+    StayOnPath: _stay_on_path,
+    FollowLeader: _follow_leader,
+    OffsetPursuit: _offset_pursuit,
+    Pursue: _pursue,
+    Evade: _evade,
+    MatchVelocity: _match_velocity,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -194,7 +301,13 @@ def compile_batch(batch: Batch) -> Program:
     """
     compiler = _Compiler(len(batch))
     compiler.visit(batch.root)
-    leaves = max(len(compiler.separations), len(compiler.avoiders))
+    leaves = max(
+        len(compiler.neighbor_leaves),
+        len(compiler.avoiders),
+        len(compiler.walls),
+        len(compiler.followers),
+        len(compiler.leaders),
+    )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
     return compiler.program()

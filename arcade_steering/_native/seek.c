@@ -20,8 +20,8 @@ vec2 flee(const agent *a, vec2 threat, double panic_distance) {
     return velocity_force(desired, a->velocity, a->response_time);
 }
 
-/* seek.arrive_velocity, then velocity_force */
-vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance) {
+/* seek.arrive_velocity: brake to a stop at target */
+vec2 arrive_velocity(const agent *a, vec2 target, double slowing_radius, double tolerance) {
     vec2 offset = {target.x - a->position.x, target.y - a->position.y};
     double distance = length(offset);
     double slope = a->max_speed / fmax(slowing_radius, 1e-9);
@@ -34,6 +34,11 @@ vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance
     double speed = distance <= knee ? slope * distance : parabola;
     if (a->max_speed < speed) speed = a->max_speed; /* numpy.minimum: a NaN speed stays */
     if (distance <= tolerance) speed = 0.0;
-    vec2 desired = scaled(normalize(offset, ZERO), speed);
+    return scaled(normalize(offset, ZERO), speed);
+}
+
+/* seek.Arrive */
+vec2 arrive(const agent *a, vec2 target, double slowing_radius, double tolerance) {
+    vec2 desired = arrive_velocity(a, target, slowing_radius, tolerance);
     return velocity_force(desired, a->velocity, a->response_time);
 }

@@ -2,9 +2,9 @@
 
 The world hands a :class:`NativeStep` to every step frame; the step asks it first for each
 batch (:meth:`NativeStep.steer`) and for the integrator (:meth:`NativeStep.integrate`), and
-runs numpy where it answers False. Every array is checked here (dtype, shape, contiguity)
-before its address goes to C, and the C checks every index it reads against the sizes it
-is given.
+runs numpy where it answers False. Every array is checked (dtype, shape, contiguity) before
+its address goes to C (here, and in :mod:`bound` for what a batch's leaves read), and the C
+checks every index it reads against the sizes it is given.
 """
 
 from __future__ import annotations
@@ -17,14 +17,10 @@ import numpy as np
 
 from .._core.arrays import HEADING_MIN_SPEED
 from .._core.batches import Batch
-from .._util.masks import some
-from .._util.vec import as_complex
-from ..behaviors._avoid_kernels import lengths_of
-from ..behaviors.avoid import obstacle_candidates
-from ..component.context import SteeringContext
-from ..component.frame import BatchFrame, StepFrame
-from ..neighbors.radius import ALL_PAIRS_MAX
-from .program import NotCoveredError, Program, compile_batch
+from ..component.frame import StepFrame
+from .arrays import FLOAT, INTP, checked
+from .bound import BoundProgram
+from .program import NotCoveredError, compile_batch
 from .report import NativeBatch, NativeReport
 
 if TYPE_CHECKING:
@@ -56,32 +52,11 @@ _ERRORS = {
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
     -5: "obstacle candidates out of order, or their state missing",
+    -6: "a leader's slot out of range, or a sight cone's state missing",
+    -7: "wall candidates out of order or out of range, or the walls missing",
+    -8: "a path or segment out of range, or a path's arrays missing",
+    -9: "a leader's arrays missing",
 }
-FLOAT, INTP, INT32, BYTE = (np.dtype(t) for t in (np.float64, np.intp, np.int32, np.uint8))
-#: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
-_PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
-    ("query", INTP, ()),
-    ("other", INTP, ()),
-    ("offset", FLOAT, (2,)),
-    ("distance", FLOAT, ()),
-)
-
-#: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
-_OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
-
-
-def checked(name: str, array: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """``array`` if it is C-contiguous with this dtype and shape.
-
-    Raises:
-        ValueError: It is not: its address must not go to the C.
-    """
-    if array.dtype != dtype or array.shape != shape or not array.flags.c_contiguous:
-        raise ValueError(
-            f"native step: {name} must be a C-contiguous {dtype} array of shape {shape}, got "
-            f"{array.dtype} {array.shape} (contiguous: {array.flags.c_contiguous})"
-        )
-    return array
 
 
 class NativeStep:
@@ -91,9 +66,14 @@ class NativeStep:
         self._kernel = kernel
         #: Why the native step is not available; empty when it is.
         self.reason = reason
-        self._programs: weakref.WeakKeyDictionary[Batch, _Bound | str] = weakref.WeakKeyDictionary()
-        # The agents' columns, the as_agents struct over them and its buffers.
-        self._agents: tuple[list[np.ndarray], Any, list[Any]] | None = None
+        self._programs: weakref.WeakKeyDictionary[Batch, BoundProgram | str] = (
+            weakref.WeakKeyDictionary()
+        )
+        # The agents' columns, the as_agents struct over them and its buffers, and the
+        # columns' layout they were taken at (AgentArrays.layout).
+        self._agents: tuple[AgentArrays, int, Any, list[Any]] | None = None
+        # The plan whose rows the integrator was last given, and the buffer over them.
+        self._rows: tuple[RowPlan, Any] | None = None
 
     @classmethod
     def load(cls) -> NativeStep:
@@ -130,12 +110,15 @@ class NativeStep:
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
         """Move every agent, if none needs the solid step or is driven by a physics engine."""
-        if _integration_blocker(frame.agents.plan, len(frame.geometry), driven):
+        plan = frame.agents.plan
+        if _integration_blocker(plan, len(frame.geometry), driven):
             return False
-        rows = checked("rows", frame.agents.plan.rows, INTP, (len(frame.agents.plan.rows),))
-        pointer = self._kernel.ffi.from_buffer("intptr_t[]", rows)
+        rows = self._rows
+        if rows is None or rows[0] is not plan:
+            checked("rows", plan.rows, INTP, (len(plan.rows),))
+            rows = self._rows = (plan, self._kernel.ffi.from_buffer("intptr_t[]", plan.rows))
         status = self._kernel.lib.as_integrate(
-            self._agents_of(frame.arrays), pointer, len(rows), frame.dt, HEADING_MIN_SPEED
+            self._agents_of(frame.arrays), rows[1], len(plan.rows), frame.dt, HEADING_MIN_SPEED
         )
         self._raise_on(status)
         return True
@@ -161,12 +144,12 @@ class NativeStep:
 
     # -- internals --------------------------------------------------------------------------
 
-    def _bound(self, batch: Batch) -> _Bound | str:
+    def _bound(self, batch: Batch) -> BoundProgram | str:
         """The batch's program bound to the extension, or why it has none."""
         bound = self._programs.get(batch)
         if bound is None or (not isinstance(bound, str) and not bound.program.current()):
             try:
-                bound = _Bound(self._kernel.ffi, compile_batch(batch), batch)
+                bound = BoundProgram(self._kernel.ffi, compile_batch(batch), batch)
             except NotCoveredError as why:
                 bound = str(why)
             self._programs[batch] = bound
@@ -174,22 +157,22 @@ class NativeStep:
 
     def _agents_of(self, arrays: AgentArrays) -> Any:
         """The ``as_agents`` struct over ``arrays``' columns, made again when they were
-        replaced (grown, restored)."""
-        columns = [getattr(arrays, name) for name, _ in _COLUMNS]
+        replaced (grown, restored: ``arrays.layout`` counts it). The struct's buffers keep
+        the columns it points at alive."""
         cached = self._agents
-        if cached is not None and all(a is b for a, b in zip(cached[0], columns, strict=True)):
-            return cached[1]
+        if cached is not None and cached[0] is arrays and cached[1] == arrays.layout:
+            return cached[2]
         ffi = self._kernel.ffi
         struct = ffi.new("as_agents *")
         keep = []
         capacity = len(arrays.position)
-        for (name, shape), column in zip(_COLUMNS, columns, strict=True):
-            checked(name, column, FLOAT, (capacity, *shape))
+        for name, shape in _COLUMNS:
+            column = checked(name, getattr(arrays, name), FLOAT, (capacity, *shape))
             buffer = ffi.from_buffer("double[]", column, require_writable=name in _WRITTEN)
             keep.append(buffer)
             setattr(struct, name, buffer)
         struct.capacity = capacity
-        self._agents = (columns, struct, keep)
+        self._agents = (arrays, arrays.layout, struct, keep)
         return struct
 
     @staticmethod
@@ -202,149 +185,6 @@ def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) 
     """Why the integrator must run on numpy, or ``""``."""
     if driven is not None:
         return "a physics engine drives agents"
-    if shapes and some(plan.solid):
+    if shapes and plan.any_solid:
         return "solid agents among walls or obstacles: the solid step runs on numpy"
     return ""
-
-
-def _point(
-    ffi: Any,
-    struct: Any,
-    member: str,
-    values: np.ndarray,
-    dtype: np.dtype,
-    shape: tuple[int, ...],
-    held: list,
-    writable: bool = False,
-) -> np.ndarray:
-    """Point ``struct.member`` at ``values`` as a C-contiguous ``dtype`` array of ``shape``
-    (checked; NULL when empty), which ``held`` keeps alive with its buffer; returns it."""
-    array = checked(member, np.ascontiguousarray(values, dtype), dtype, shape)
-    kind = "intptr_t[]" if dtype == INTP else "double[]"
-    buffer = ffi.from_buffer(kind, array, require_writable=writable) if array.size else ffi.NULL
-    held.append((array, buffer))
-    setattr(struct, member, buffer)
-    return array
-
-
-class _Bound:
-    """A program and the C structs over its arrays; per step, its moving targets and pairs."""
-
-    def __init__(self, ffi: Any, program: Program, batch: Batch) -> None:
-        n, t = len(batch), len(program.targets)
-        self.program = program
-        self._ffi = ffi
-        self._targets = program.static_targets.copy()
-        self._gone = np.zeros((t, n), dtype=BYTE)
-        self._pairs = ffi.new("as_pairs[]", max(len(program.separations), 1))
-        self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
-        self._held: list[Any] = []
-        self._held_obstacles: list[Any] = []
-        # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
-        # threat before this step: what store_state needs after it.
-        self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
-        slots = checked("slots", batch.slots, INTP, (n,))
-        ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
-        params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
-        checked("targets", self._targets, FLOAT, (t, n, 2))
-        self.slots = ffi.from_buffer("intptr_t[]", slots)
-        struct = ffi.new("as_program *")
-        self._keep = [
-            ffi.from_buffer("int32_t[]", ops),
-            ffi.from_buffer("double[]", params),
-            ffi.from_buffer("double[]", self._targets),
-            ffi.from_buffer("uint8_t[]", self._gone),
-        ]
-        struct.ops, struct.params, struct.targets, struct.gone = self._keep
-        struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
-        struct.pairs, struct.n_pairs = self._pairs, len(program.separations)
-        struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
-        self._struct = struct
-
-    def for_step(self, frame: StepFrame, batch: Batch) -> Any:
-        """The program's struct with this step's moving targets and neighbour pairs."""
-        for number, table in enumerate(self.program.targets):
-            if table.moving:
-                self._targets[number] = table.positions(frame)
-                self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
-        if self.program.separations:
-            self._bind_pairs(frame, batch)
-        if self.program.avoiders:
-            self._bind_obstacles(frame, batch)
-        return self._struct
-
-    def store_state(self) -> None:
-        """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
-        agent has a threat; else only the threats forgotten, if some agent had one."""
-        for number, (ctx, state, had_threats) in enumerate(self._states):
-            if self._obstacles[number].threats:
-                for name, values in state.items():
-                    ctx.set_state(name, values)
-            elif had_threats:
-                ctx.set_state("shape", state["shape"])
-        self._states = []
-
-    def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
-        """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
-        same broad phase, so the same order), and its state to read and write in place."""
-        ffi = self._ffi
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        n = len(batch)
-        held: list[Any] = []
-        self._states = []
-        for number, node in enumerate(self.program.avoiders):
-            ctx = SteeringContext(batch_frame, node)
-            params = ctx.params(node.component)
-            speed = lengths_of(as_complex(ctx.velocity))
-            length, _, rows, shapes = obstacle_candidates(ctx, params, speed)
-            centre, size = ctx.geometry.capsules(shapes)
-            entry = self._obstacles[number]
-            entry.count = p = len(rows)
-            candidates = {
-                "query": (rows, INTP, ()),
-                "shape": (shapes, FLOAT, ()),
-                "centre": (np.column_stack((centre.real, centre.imag)), FLOAT, (2,)),
-                "size": (size, FLOAT, ()),
-            }
-            for name, (values, dtype, shape) in candidates.items():
-                _point(ffi, entry, name, values, dtype, (p, *shape), held)
-            _point(ffi, entry, "length", length, FLOAT, (n,), held)
-            state = {
-                name: _point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
-                for name, member, fill in _OBSTACLE_STATE
-            }
-            self._states.append((ctx, state, some(state["shape"] >= 0.0)))
-        self._held_obstacles = held
-
-    def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
-        """Each Separation leaf's neighbour pairs, asked as Separation.steer asks; in a world
-        of few agents, among all of them, left to the C, which finds the same pairs in the
-        same order as the numpy index (every agent against every other)."""
-        ffi = self._ffi
-        world = frame.agents.rows
-        few = len(world) <= ALL_PAIRS_MAX
-        world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
-        self._struct.world, self._struct.n_world = world_buffer, len(world)
-        held: list[Any] = [(world, world_buffer)]
-        batch_frame = None
-        for number, node in enumerate(self.program.separations):
-            entry = self._pairs[number]
-            entry.everyone = few and self.program.among_all[number]
-            if entry.everyone:
-                entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
-                entry.count = 0
-                continue
-            if batch_frame is None:
-                batch_frame = BatchFrame(frame, batch.slots, batch.index)
-            params = SteeringContext(batch_frame, node).params(node.component)
-            pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
-            p = len(pairs)
-            for name, dtype, shape in _PAIR_FIELDS:
-                array = np.ascontiguousarray(getattr(pairs, name), dtype)
-                checked(name, array, dtype, (p, *shape))
-                kind = "intptr_t[]" if dtype == INTP else "double[]"
-                buffer = ffi.from_buffer(kind, array) if p else ffi.NULL
-                held.append((array, buffer))
-                setattr(entry, name, buffer)
-            entry.count = p
-        self._held = held  # alive until the next step replaces them

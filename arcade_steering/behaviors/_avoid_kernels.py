@@ -3,8 +3,10 @@
 A 2-D vector ``(x, y)`` is the complex number ``x + iy``: adding, scaling and rotating
 (multiplying by ``exp(i angle)``) take one numpy call each, a dot product
 ``(a * b.conj()).real`` two. At the sizes steering works with, the count of numpy calls sets
-the cost, so the kernels of the per-frame hot path use this form. Lengths are px, speeds
-px/s, forces px/s² times mass. No arcade, no pymunk.
+the cost, so the kernels of the per-frame hot path use this form; a product whose rounding a
+decision depends on (an obstacle ahead, the way to slide along a wall) goes through
+:func:`~arcade_steering._util.vec.times` or ``inner``, which round the same on every CPU and
+as the native step. Lengths are px, speeds px/s, forces px/s² times mass. No arcade, no pymunk.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._util.masks import every, some
+from .._util.vec import inner, lengths_xy, times
 
 __all__ = [
     "feeler_depths",
@@ -85,7 +88,7 @@ def feelers(
     """
     turn = _turn(side_angle)
     # concatenate, then reshape: np.stack costs several times more at these sizes.
-    directions = np.concatenate((heading, heading * turn, heading * np.conj(turn)))
+    directions = np.concatenate((heading, times(heading, turn), times(heading, np.conj(turn))))
     side = length * side_ratio
     return directions.reshape(3, -1), np.concatenate((length, side, side)).reshape(3, -1)
 
@@ -116,7 +119,7 @@ def feeler_depths(
         the way out weighs every feeler's normal by its depth, so that in a corner the agent
         leaves both walls.
     """
-    facing = (direction * normal.conj()).real
+    facing = inner(direction, normal)
     np.minimum(facing, 0.0, out=facing)
     depth = (alpha - 1.0) * length * facing
     np.copyto(depth, ramp, where=alpha == 0.0)
@@ -125,7 +128,7 @@ def feeler_depths(
     pick = deepest * k + np.arange(k)
     worst = depth.take(pick)
     summed = (depth * normal).sum(axis=0)
-    size = np.abs(summed)
+    size = lengths_xy(summed.real, summed.imag)
     away = np.where(size > 1e-9 * worst, summed / np.maximum(size, 1e-300), normal.take(pick))
     return worst, away, deepest
 
@@ -153,12 +156,12 @@ def wall_push(
     push = np.minimum(depth / ramp, 1.0)
     push *= max_force
     tangent = normal * 1j
-    along = (velocity * tangent.conj()).real
+    along = inner(velocity, tangent)
     backwards = along < 0.0
     head_on = (along == 0.0).nonzero()[0]
     if len(head_on):
         chosen = choice() if callable(choice) else choice
-        backwards[head_on] = (chosen[head_on] * tangent[head_on].conj()).real < 0.0
+        backwards[head_on] = inner(chosen[head_on], tangent[head_on]) < 0.0
     np.negative(tangent, out=tangent, where=backwards)
     room = max_force * max_force
     room -= push * push
@@ -171,23 +174,6 @@ def wall_push(
     force += tangent * slide
     force[depth <= 0.0] = 0.0
     return force
-
-
-def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a * b`` (complex ``(p,)``) by separate real products and sums.
-
-    numpy's complex product fuses a multiply and an add where the CPU can (AVX-512), so an
-    obstacle abeam would be ahead or not, and on one side or the other, by the machine's
-    rounding; these operations round the same on every machine, and as the native step's.
-    """
-    x = a.real * b.real
-    x -= a.imag * b.imag
-    y = a.real * b.imag
-    y += a.imag * b.real
-    product = np.empty(len(x), dtype=complex)
-    product.real = x
-    product.imag = y
-    return product
 
 
 def in_frame(offset: np.ndarray, heading: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._util.masks import some
-from .._util.vec import as_complex, as_points
+from .._util.vec import as_complex, as_points, inner
 from ..component.base import SteeringComponent
 from ..component.context import ParamArrays, SteeringContext
 from ..component.params import param
@@ -76,10 +76,15 @@ class AvoidWalls(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        speed = np.abs(as_complex(ctx.velocity))
-        given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
-        length = look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, given)
+        length = feeler_length(ctx, params)
         return feel_walls(ctx, ctx.geometry, length, params.side_angle, params.side_ratio)
+
+
+def feeler_length(ctx: SteeringContext, params: ParamArrays) -> np.ndarray:
+    """:class:`AvoidWalls`' front feeler lengths ``(n,)`` px at the agents' speeds."""
+    speed = lengths_of(as_complex(ctx.velocity))
+    given = ctx.node_cache("look_ahead", lambda: given_lengths(params.length))
+    return look_ahead(speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, given)
 
 
 def feel_walls(
@@ -296,7 +301,7 @@ def _towards_nearer_end(
     """Unit directions (complex ``[k]``) along walls ``shape`` towards the end nearer to
     ``point`` (complex ``[k]``): the way to slide when meeting a wall exactly head-on."""
     start, direction, length = geometry.frames(shape)
-    along = ((point - start) * direction.conj()).real
+    along = inner(point - start, direction)
     return np.where(along <= 0.5 * length, -direction, direction)
 
 

@@ -18,6 +18,8 @@ round and walks at its squad) the follower goes round the circle on its own side
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._util.masks import every, some
@@ -42,6 +44,7 @@ from ..component.params import param, point, target
 from ..component.registry import Arguments, built_in
 from ..component.targets import TargetLike
 from ..debug import TARGET_COLOR
+from ._avoid_kernels import in_frame, lengths_of, times
 from .seek import arrive_velocity, velocity_force
 
 #: Below this speed (px/s) a leader keeps its last heading (as the world does for agents).
@@ -50,6 +53,7 @@ LEADER_MIN_SPEED = 1.0
 #: The least angle (radians) a waypoint round the leader lies ahead of the follower on the
 #: circle it keeps out of: a follower on that circle keeps going round it.
 MIN_TURN = 0.5
+_MIN_TURN_COS, _MIN_TURN_SIN = math.cos(MIN_TURN), math.sin(MIN_TURN)
 
 #: How hard a follower is pushed out of the circle round its leader: this many times its
 #: ``max_speed`` (as a wanted velocity) at the leader's centre, falling to 0 on the circle.
@@ -125,20 +129,30 @@ def way_round(
         The waypoint minus the leader as complex numbers ``(n,)`` px (the point behind where
         the way is straight), and the rows whose way goes round ``(k,)``.
     """
-    local = as_complex(offset) * turn.conj()  # real: ahead of the leader, imag: to its left
+    # Real: ahead of the leader, imag: to its left. Separate real products and sums, as
+    # in_frame rounds them: numpy's complex product fuses multiply-adds on some CPUs, and a
+    # follower on the leader's axis would go round or not by the machine (and the native step).
+    local = in_frame(as_complex(offset), turn)
     behind = -distance
     # Coming nearer: the way to the point behind points against the follower's offset.
-    nearer = (local * (behind - local).conj()).real < 0.0
+    nearer = local.real * (behind - local.real) - local.imag * local.imag < 0.0
     rows = ((local.real > behind) & nearer & (distance > 0.0)).nonzero()[0]
     waypoint = behind.astype(complex)
     if len(rows):  # the tangent's touching point, only for the few that go round
         near, reach = local.take(rows), distance.take(rows)
         across = near.imag
         side = np.where(across != 0.0, np.sign(across), 1.0 - 2.0 * (ids.take(rows) % 2))
-        far = np.maximum(np.abs(near), reach)
-        round_by = np.maximum(np.arccos(reach / np.maximum(far, 1e-12)), MIN_TURN)
-        waypoint[rows] = reach * np.exp(1j * (np.arctan2(across, near.real) + side * round_by))
-    return waypoint * turn, rows
+        gap = lengths_of(near)  # > 0: a follower on the leader's centre is not coming nearer
+        # The turn from the follower's bearing to the touching point, as cos + i sin (cos:
+        # reach / gap), at least MIN_TURN. No arccos, arctan2, abs or complex product here:
+        # numpy's round differently by the CPU, and the native step's as the C library does.
+        ratio = reach / np.maximum(gap, reach)
+        wide = ratio > _MIN_TURN_COS
+        rotation = np.empty(len(rows), dtype=complex)
+        rotation.real = np.where(wide, _MIN_TURN_COS, ratio)
+        rotation.imag = side * np.where(wide, _MIN_TURN_SIN, np.sqrt(1.0 - ratio * ratio))
+        waypoint[rows] = times(near * (reach / gap), rotation)
+    return times(waypoint, turn), rows
 
 
 def keep_out(
@@ -224,6 +238,25 @@ def leader_headings(ctx: SteeringContext, leader: Targets) -> tuple[np.ndarray, 
     return heading, ~unknown
 
 
+def follow_heading(ctx: SteeringContext, leader: Targets) -> np.ndarray:
+    """Each FollowLeader agent's leader heading ``(n, 2)``, unit: :func:`leader_headings`,
+    or, while it is unknown, towards the leader, so that "behind" is the follower's own side
+    and it holds its distance."""
+    heading, known = leader_headings(ctx, leader)
+    if every(known):
+        return heading
+    toward = normalize(leader.position - ctx.position, spread_directions(ctx.slots))
+    return where_rows(known, heading, toward)
+
+
+def pursuit_heading(ctx: SteeringContext, leader: Targets) -> np.ndarray:
+    """Each OffsetPursuit agent's leader heading ``(n, 2)``, unit: :func:`leader_headings`,
+    or +x while it is unknown."""
+    heading, known = leader_headings(ctx, leader)
+    heading[~known] = (1.0, 0.0)
+    return heading
+
+
 # -- components ------------------------------------------------------------------------------
 
 
@@ -268,11 +301,7 @@ class FollowLeader(SteeringComponent):
         params = ctx.params(self)
         leader_target = params.leader
         leader = leader_target.position
-        heading, known = leader_headings(ctx, leader_target)
-        if not every(known):
-            # Heading unknown: "behind" is the follower's own side, so it holds its distance.
-            toward = normalize(leader - ctx.position, spread_directions(ctx.slots))
-            heading = where_rows(known, heading, toward)
+        heading = follow_heading(ctx, leader_target)
         distance = params.distance
         position = ctx.position
         offset = position - leader
@@ -339,8 +368,7 @@ class OffsetPursuit(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         leader = params.leader
-        heading, known = leader_headings(ctx, leader)
-        heading[~known] = (1.0, 0.0)
+        heading = pursuit_heading(ctx, leader)
         slot = leader.position + local_to_world(heading, params.offset)
         leader_velocity = leader.velocity
         # Predict only for the way to the braking zone: inside it, matching the leader's

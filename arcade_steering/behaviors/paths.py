@@ -8,7 +8,7 @@ agent is computed in one vectorised pass (:func:`~arcade_steering.behaviors._fol
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from ..path.pack import PathPack, pack_of, path_key
 from ._follow import FollowParams, FollowState, FollowStep, follow_path
 from .seek import seek_velocity, velocity_force
 
-__all__ = ["FollowPath", "StayOnPath"]
+__all__ = ["FollowPath", "FollowSetup", "StayOnPath", "follow_setup", "store_follow"]
 
 
 def check_path(name: str, value: Any) -> Path:
@@ -113,54 +113,94 @@ class FollowPath(SteeringComponent):
         return None
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        params = ctx.params(self)
-        pack, which = path_pack(ctx, params.path)
-        # Per-agent state in 1-D arrays (gathering (n, k) rows is several times slower).
-        # A new agent, or one whose component now holds another path, starts afresh.
-        progress = ctx.state("progress")
-        key = pack.per_row(pack.keys, which)
-        progress[ctx.state("path") != key] = np.nan
-        fresh = np.isnan(progress)
-        direction = sense = params.direction
-        at_end = self.at_end
-        # Only a "reverse" agent turns round; homing happens only on open paths.
-        if at_end == "reverse":
-            sense = ctx.state("sense")
-            sense = np.where(fresh | np.isnan(sense), direction, sense)
-        homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
-        path_velocity = moving_path_velocity(ctx, params.path, pack, which, progress)
-        settings = ctx.node_cache(
-            "follow_params",
-            lambda: FollowParams(*(getattr(params, name) for name in FollowParams._fields)),
-        )
+        setup = follow_setup(ctx, self)
         step = follow_path(
-            pack,
-            which,
+            setup.pack,
+            setup.which,
             ctx.position,
             ctx.velocity,
             ctx.max_speed,
             ctx.max_force / ctx.mass,
             ctx.response_time,
-            FollowState(progress, sense, homing),
-            settings,
+            setup.state,
+            setup.settings,
             ctx.dt,
             always=self.always,
-            at_end=at_end,
+            at_end=self.at_end,
             all_targets=ctx.debug is not None,
-            path_velocity=path_velocity,
+            path_velocity=setup.path_velocity,
         )
-        new = step.state
-        ctx.set_state("progress", new.progress)
-        ctx.set_state("normal", step.normal)
-        if some(fresh):  # the others' paths are stored already
-            ctx.set_state("path", np.full(len(ctx), key))
-        if at_end == "reverse":
-            ctx.set_state("sense", new.sense)
-        if pack.any_open:
-            ctx.set_state("homing", new.homing)
+        store_follow(ctx, self, setup, step.state, step.normal)
         if ctx.debug is not None:
-            record_follow(ctx.debug, params.path.values, ctx.position, step)
+            record_follow(ctx.debug, ctx.params(self).path.values, ctx.position, step)
         return step.force
+
+
+class FollowSetup(NamedTuple):
+    """What a FollowPath leaf reads before its kernel (:func:`follow_setup`).
+
+    Attributes:
+        pack: The batch's paths.
+        which: Each agent's path in ``pack`` ``(n,)``.
+        key: Each agent's path identity, for the state ``path``.
+        fresh: The agents new to their path ``(n,)``: their progress is NaN.
+        state: The agents' :class:`FollowState`.
+        settings: The agents' :class:`FollowParams`.
+        path_velocity: How fast each agent's path moves where it is ``(n, 2)``, or None.
+    """
+
+    pack: PathPack
+    which: np.ndarray
+    key: np.ndarray | float
+    fresh: np.ndarray
+    state: FollowState
+    settings: FollowParams
+    path_velocity: np.ndarray | None
+
+
+def follow_setup(ctx: SteeringContext, component: FollowPath) -> FollowSetup:
+    """A FollowPath leaf's paths, per-agent state and parameters for this step (the numpy
+    kernel's input, and the native step's)."""
+    params = ctx.params(component)
+    pack, which = path_pack(ctx, params.path)
+    # Per-agent state in 1-D arrays (gathering (n, k) rows is several times slower).
+    # A new agent, or one whose component now holds another path, starts afresh.
+    progress = ctx.state("progress")
+    key = pack.per_row(pack.keys, which)
+    progress[ctx.state("path") != key] = np.nan
+    fresh = np.isnan(progress)
+    direction = sense = params.direction
+    # Only a "reverse" agent turns round; homing happens only on open paths.
+    if component.at_end == "reverse":
+        sense = ctx.state("sense")
+        sense = np.where(fresh | np.isnan(sense), direction, sense)
+    homing = ctx.state("homing") if pack.any_open else np.zeros(len(ctx))
+    path_velocity = moving_path_velocity(ctx, params.path, pack, which, progress)
+    settings = ctx.node_cache(
+        "follow_params",
+        lambda: FollowParams(*(getattr(params, name) for name in FollowParams._fields)),
+    )
+    state = FollowState(progress, sense, homing)
+    return FollowSetup(pack, which, key, fresh, state, settings, path_velocity)
+
+
+def store_follow(
+    ctx: SteeringContext,
+    component: FollowPath,
+    setup: FollowSetup,
+    state: FollowState,
+    normal: np.ndarray,
+) -> None:
+    """Store what a FollowPath leaf's step found: its agents' new ``state`` and ``normal``
+    points ``(n, 2)``, and the paths of the agents new to theirs."""
+    ctx.set_state("progress", state.progress)
+    ctx.set_state("normal", normal)
+    if some(setup.fresh):  # the others' paths are stored already
+        ctx.set_state("path", np.full(len(ctx), setup.key))
+    if component.at_end == "reverse":
+        ctx.set_state("sense", state.sense)
+    if setup.pack.any_open:
+        ctx.set_state("homing", state.homing)
 
 
 @built_in(lambda the: Arguments(path=the.path))

@@ -33,6 +33,7 @@ from ..component.params import flag, param, target
 from ..component.registry import Arguments, built_in
 from ..component.targets import TargetLike
 from ..debug import SIGHT_COLOR
+from ._avoid_kernels import in_frame, times
 from .avoid_agents import closest_approach
 from .leader import leader_headings
 
@@ -128,11 +129,14 @@ def turned_looks(look: np.ndarray, previous: np.ndarray, dt: float) -> np.ndarra
         Unit directions ``(n, 2)``: ``look`` turned on at last step's rate, by at most
         :data:`MAX_TURN_AHEAD`; ``look`` itself where the last one is unknown.
     """
+    # Separate real products (times, in_frame), not numpy's complex product, which fuses
+    # multiply-adds on some CPUs: a look turned exactly round (a leader turning back) turns
+    # on by the same side on every machine, and in the native step.
     with np.errstate(invalid="ignore", divide="ignore"):
-        turn = np.angle(as_complex(look) * as_complex(previous).conj())
+        turn = np.angle(in_frame(as_complex(look), as_complex(previous)))
     turn[~np.isfinite(turn)] = 0.0
     ahead = np.clip(turn * (LOOK_ANTICIPATION / dt), -MAX_TURN_AHEAD, MAX_TURN_AHEAD)
-    return as_points(as_complex(look) * np.exp(1j * ahead))
+    return as_points(times(as_complex(look), np.exp(1j * ahead)))
 
 
 def stop_inward(

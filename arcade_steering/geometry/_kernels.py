@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._util.masks import some
-from .._util.vec import lengths_xy
+from .._util.vec import inner, lengths_xy
 
 __all__ = [
     "NCOL",
@@ -112,11 +112,12 @@ def ray_keys_local(
         y += w.real
         along_core = (y >= 0.0) & (y <= length)
         f = w - np.where(y < 0.0, 0.0, length)  # from the nearer end's disc centre
-        f2 = (f * f.conj()).real
+        # Dot products by separate real products: numpy's complex product rounds by the CPU
+        # (see vec.times), and whether a feeler touches a wall must not.
+        f2 = inner(f, f)
         c = f2 - radius * radius
-        back = q.conj()
-        b = (f * back).real
-        disc = b * b - (q * back).real * c
+        b = inner(f, q)
+        disc = b * b - inner(q, q) * c
         # The smaller root, c / (-b + sqrt(disc)), is stable and needs no division by |q|^2.
         t_cap = c / (np.sqrt(disc) - b)
         cap = (c >= 0.0) & (b < 0.0) & (disc >= 0.0)

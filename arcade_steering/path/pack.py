@@ -86,9 +86,10 @@ class PathPack:
             self.base = np.concatenate(([0.0], np.cumsum(extent)[:-1]))
             counts = [table.shape[1] for table in tables]
             self.key = self.table[_AT] + np.repeat(self.base, counts)
-        # Closed paths wrap every ``length`` px (1 px for a degenerate loop: any will do).
-        self._looped = self.closed & (self.length > 0.0)
-        self._period = np.where(self._looped, self.length, 1.0)
+        #: ``(p,)`` the closed paths longer than 0, and what each path wraps by: a loop's
+        #: ``length``, else 1 px (for a degenerate loop: any will do).
+        self.looped = self.closed & (self.length > 0.0)
+        self.period = np.where(self.looped, self.length, 1.0)
         # The segments' rows but the radius, for the candidates of a projection.
         self._lines = self.table[:_RADIUS]
         # Contiguous copies for the per-point gathers at the end of each query.
@@ -112,8 +113,8 @@ class PathPack:
         length = self.per_row(self.length, which)
         if not self.any_closed:
             return np.minimum(np.maximum(distance, 0.0), length)
-        looped = self.per_row(self._looped, which)
-        period = self.per_row(self._period, which)
+        looped = self.per_row(self.looped, which)
+        period = self.per_row(self.period, which)
         wrapped = distance - period * np.floor(distance / period)
         if not self.any_open:
             return wrapped
@@ -156,7 +157,7 @@ class PathPack:
         length = self.per_row(self.length, which)
         closed = self.per_row(self.closed, which)
         if self.any_closed:  # start each window in the first lap (before the seam: the last)
-            period = self.per_row(self._period, which)
+            period = self.per_row(self.period, which)
             lap = period * np.floor(lo / period)
             if self.any_open:
                 lap = np.where(closed, lap, 0.0)

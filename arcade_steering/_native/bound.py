@@ -1,0 +1,243 @@
+"""A batch's program bound to the C structs, and, step by step, what its leaves read: moving
+targets, neighbour pairs, candidate obstacles and walls, paths, leaders, sight cones, and the
+per-agent state the C writes in place, stored back after the call as the numpy components
+store it. Every array is checked (dtype, shape, contiguity) before its address goes to C."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._core.batches import Batch
+from .._util.masks import some
+from .._util.vec import as_complex, as_points
+from ..behaviors._avoid_kernels import lengths_of
+from ..behaviors.avoid import feeler_length, obstacle_candidates
+from ..component.context import SteeringContext
+from ..component.frame import BatchFrame, StepFrame
+from ..geometry._kernels import NCOL
+from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
+from .follow import bind_leaders, path_binding
+from .program import Program
+
+__all__ = ["BoundProgram"]
+
+#: The fields of as_pairs, from NeighborPairs: dtype and trailing shape.
+_PAIR_FIELDS: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
+    ("query", INTP, ()),
+    ("other", INTP, ()),
+    ("offset", FLOAT, (2,)),
+    ("distance", FLOAT, ()),
+)
+
+#: AvoidObstacles' state: its name, the as_obstacles member over it, and its fill.
+_OBSTACLE_STATE = (("shape", "chosen", -1.0), ("side", "side", 0.0), ("cruise", "cruise", np.nan))
+#: EvadeSightCone's state (each NaN until known): its name and the as_sight_cones member.
+_SIGHT_CONE_STATE = (
+    ("leader_heading", "heading"),
+    ("leader_velocity", "velocity_before"),
+    ("leader_look", "look_before"),
+)
+
+
+class BoundProgram:
+    """A program and the C structs over its arrays; per step, its moving targets and pairs."""
+
+    def __init__(self, ffi: Any, program: Program, batch: Batch) -> None:
+        n, t = len(batch), len(program.targets)
+        self.program = program
+        self._ffi = ffi
+        self._targets = program.static_targets.copy()
+        self._gone = np.zeros((t, n), dtype=BYTE)
+        self._pairs = ffi.new("as_pairs[]", max(len(program.neighbor_leaves), 1))
+        self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
+        self._held: list[Any] = []
+        self._held_obstacles: list[Any] = []
+        self._walls = ffi.new("as_walls[]", max(len(program.walls), 1))
+        self._held_walls: list[Any] = []
+        self._paths = ffi.new("as_paths[]", max(len(program.followers), 1))
+        self._followers = [
+            path_binding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
+        ]
+        self._leaders = ffi.new("as_leaders[]", max(len(program.leaders), 1))
+        self._held_leaders: list[Any] = []
+        # Each AvoidObstacles leaf's context, state arrays and whether some agent had a
+        # threat before this step: what store_state needs after it.
+        self._states: list[tuple[SteeringContext, dict[str, np.ndarray], bool]] = []
+        self._sight_cones = ffi.new("as_sight_cones[]", max(len(program.sight_cones), 1))
+        # Each EvadeSightCone leaf's context and state arrays, stored back after the step.
+        self._sight_states: list[tuple[SteeringContext, dict[str, np.ndarray]]] = []
+        self._held_sight_cones: list[Any] = []
+        slots = checked("slots", batch.slots, INTP, (n,))
+        ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
+        params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
+        checked("targets", self._targets, FLOAT, (t, n, 2))
+        self.slots = ffi.from_buffer("intptr_t[]", slots)
+        struct = ffi.new("as_program *")
+        self._keep = [
+            ffi.from_buffer("int32_t[]", ops),
+            ffi.from_buffer("double[]", params),
+            ffi.from_buffer("double[]", self._targets),
+            ffi.from_buffer("uint8_t[]", self._gone),
+        ]
+        struct.ops, struct.params, struct.targets, struct.gone = self._keep
+        struct.n_ops, struct.n_params, struct.n_targets = len(ops), params.shape[1], t
+        struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
+        struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
+        struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
+        struct.walls, struct.n_walls = self._walls, len(program.walls)
+        struct.paths, struct.n_paths = self._paths, len(program.followers)
+        struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
+        self._struct = struct
+
+    def for_step(self, frame: StepFrame, batch: Batch) -> Any:
+        """The program's struct with this step's moving targets and neighbour pairs."""
+        for number, table in enumerate(self.program.targets):
+            if table.moving:
+                self._targets[number] = table.positions(frame)
+                self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
+        if self.program.neighbor_leaves:
+            self._bind_pairs(frame, batch)
+        if self.program.avoiders:
+            self._bind_obstacles(frame, batch)
+        if self.program.sight_cones:
+            self._bind_sight_cones(frame, batch)
+        if self.program.walls:
+            self._bind_walls(frame, batch)
+        if self.program.followers or self.program.leaders:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            for binding in self._followers:
+                binding.bind(batch_frame)
+            leaders = self.program.leaders
+            self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
+        return self._struct
+
+    def store_state(self) -> None:
+        """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
+        agent has a threat; else only the threats forgotten, if some agent had one. Each
+        FollowPath leaf's progress."""
+        for number, (ctx, state, had_threats) in enumerate(self._states):
+            if self._obstacles[number].threats:
+                for name, values in state.items():
+                    ctx.set_state(name, values)
+            elif had_threats:
+                ctx.set_state("shape", state["shape"])
+        self._states = []
+        for ctx, state in self._sight_states:  # EvadeSightCone stores all of it every step
+            for name, values in state.items():
+                ctx.set_state(name, values)
+        self._sight_states = []
+        for binding in self._followers:
+            binding.store()
+
+    def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
+        """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
+        same broad phase, so the same order), and its state to read and write in place."""
+        ffi = self._ffi
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        self._states = []
+        for number, node in enumerate(self.program.avoiders):
+            ctx = SteeringContext(batch_frame, node)
+            params = ctx.params(node.component)
+            speed = lengths_of(as_complex(ctx.velocity))
+            length, _, rows, shapes = obstacle_candidates(ctx, params, speed)
+            centre, size = ctx.geometry.capsules(shapes)
+            entry = self._obstacles[number]
+            entry.count = p = len(rows)
+            candidates = {
+                "query": (rows, INTP, ()),
+                "shape": (shapes, FLOAT, ()),
+                "centre": (np.column_stack((centre.real, centre.imag)), FLOAT, (2,)),
+                "size": (size, FLOAT, ()),
+            }
+            for name, (values, dtype, shape) in candidates.items():
+                point(ffi, entry, name, values, dtype, (p, *shape), held)
+            point(ffi, entry, "length", length, FLOAT, (n,), held)
+            state = {
+                name: point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
+                for name, member, fill in _OBSTACLE_STATE
+            }
+            self._states.append((ctx, state, some(state["shape"] >= 0.0)))
+        self._held_obstacles = held
+
+    def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
+        """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:
+        their positions are its target's) and its state to read and write in place."""
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        self._sight_states = []
+        for number, (node, leader) in enumerate(self.program.sight_cones):
+            table, entry = self.program.targets[leader], self._sight_cones[number]
+            slots = table.slots(frame).take(table.inverse)
+            point(self._ffi, entry, "velocity", table.velocities(frame), FLOAT, (n, 2), held)
+            point(self._ffi, entry, "leader", slots, INTP, (n,), held)
+            ctx = SteeringContext(batch_frame, node)
+            state = {
+                name: point(
+                    self._ffi, entry, member, ctx.state(name, shape=(2,)), FLOAT, (n, 2), held, True
+                )
+                for name, member in _SIGHT_CONE_STATE
+            }
+            self._sight_states.append((ctx, state))
+        self._held_sight_cones = held
+
+    def _bind_walls(self, frame: StepFrame, batch: Batch) -> None:
+        """Each AvoidWalls leaf's candidate walls, found as feel_walls finds them (the same
+        broad phase, so the same order), its feelers' lengths, and the shapes they index."""
+        ffi = self._ffi
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        n = len(batch)
+        held: list[Any] = []
+        for number, node in enumerate(self.program.walls):
+            ctx = SteeringContext(batch_frame, node)
+            length = feeler_length(ctx, ctx.params(node.component))
+            position = as_complex(ctx.position)
+            geometry = ctx.geometry
+            rows, walls = geometry.pairs(position.real, position.imag, length + ctx.radius, "walls")
+            columns, start, turn = geometry.local_frames
+            m = columns.shape[1]
+            entry = self._walls[number]
+            entry.count, entry.shapes = len(rows), m
+            point(ffi, entry, "query", rows, INTP, (len(rows),), held)
+            point(ffi, entry, "shape", walls, INTP, (len(rows),), held)
+            point(ffi, entry, "length", length, FLOAT, (n,), held)
+            point(ffi, entry, "columns", columns, FLOAT, (NCOL, m), held)  # avoid_walls.c's NCOL
+            for name, values in (("start", start), ("turn", turn)):
+                point(ffi, entry, name, as_points(values), FLOAT, (m, 2), held)
+        self._held_walls = held
+
+    def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
+        """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
+        agent of the world, left to the C, which finds them on a grid of its own (and sums
+        them in the world's order, as the numpy index does for up to 64 agents)."""
+        ffi = self._ffi
+        world = frame.agents.rows
+        world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
+        self._struct.world, self._struct.n_world = world_buffer, len(world)
+        held: list[Any] = [(world, world_buffer)]
+        batch_frame = None
+        for number, node in enumerate(self.program.neighbor_leaves):
+            entry = self._pairs[number]
+            entry.everyone = self.program.among_all[number]
+            if entry.everyone:
+                entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
+                entry.count = 0
+                continue
+            if batch_frame is None:
+                batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            params = SteeringContext(batch_frame, node).params(node.component)
+            pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
+            p = len(pairs)
+            for name, dtype, shape in _PAIR_FIELDS:
+                array = np.ascontiguousarray(getattr(pairs, name), dtype)
+                checked(name, array, dtype, (p, *shape))
+                kind = "intptr_t[]" if dtype == INTP else "double[]"
+                buffer = ffi.from_buffer(kind, array) if p else ffi.NULL
+                held.append((array, buffer))
+                setattr(entry, name, buffer)
+            entry.count = p
+        self._held = held  # alive until the next step replaces them
