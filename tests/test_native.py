@@ -35,7 +35,7 @@ def random_leaf(
     rng: np.random.Generator, targets: list, group: list | None = None
 ) -> steer.SteeringComponent:
     """A random covered leaf; a flocking rule's neighbours among ``group`` or everyone."""
-    kind = rng.integers(10)
+    kind = rng.integers(13)
     target = targets[rng.integers(len(targets))]
     if kind == 0:
         return steer.Seek(target)
@@ -62,6 +62,12 @@ def random_leaf(
         )
     if kind == 9:
         return steer.MatchVelocity(target)
+    if kind == 10:  # these turn the look: numpy turns it after the native call
+        return steer.Scan(float(rng.uniform(0, 180)), period=float(rng.uniform(0.2, 6)))
+    if kind == 11:
+        return steer.Face(target, tolerance=float(rng.uniform(0, 5)))
+    if kind == 12:
+        return steer.LookWhereYouAreGoing()
     if kind in (5, 6):
         rule = steer.Alignment if kind == 5 else steer.Cohesion
         among = group if group is not None and rng.random() < 0.4 else None
@@ -140,15 +146,15 @@ def fuzzed_world(seed: int) -> tuple[steer.SteeringWorld, list[StubSprite], list
 
 
 def record(world: steer.SteeringWorld, sprites: list[StubSprite], keep: list) -> np.ndarray:
-    """Positions, velocities, forces and headings ``(steps, n, 8)`` over 20 updates, the
-    moving target stepping between them."""
+    """Positions, velocities, forces, headings and looks ``(steps, n, 10)`` over 20 updates,
+    the moving target stepping between them."""
     mover, rng = keep
     out = []
     for step in range(20):
         mover.center_x += float(rng.uniform(-5, 5))
         world.update(float(rng.choice([1 / 60, 1 / 30, 0.05])) if step % 5 else 1 / 120)
         agents = [world.agent_of(sprite) for sprite in sprites]
-        out.append([[*a.position, *a.velocity, *a.force, *a.heading] for a in agents])
+        out.append([[*a.position, *a.velocity, *a.force, *a.heading, *a.look] for a in agents])
     return np.array(out)
 
 
@@ -163,12 +169,17 @@ def run_fuzzed(seed: int, monkeypatch: pytest.MonkeyPatch, native: bool) -> np.n
     return record(world, sprites, keep)
 
 
-def assert_agree(native: np.ndarray, numpy: np.ndarray) -> None:
-    """Equal to ``RTOL`` of each quantity's largest magnitude (a force that cancels to
+def assert_agree(native: np.ndarray, numpy: np.ndarray, rtol: float = RTOL) -> None:
+    """Equal to ``rtol`` of each quantity's largest magnitude (a force that cancels to
     nearly zero keeps the rounding of the terms it cancelled)."""
     scale = np.abs(numpy).max(axis=(0, 1), keepdims=True) + 1.0
     error = np.abs(native - numpy) / scale
-    assert error.max() <= RTOL, f"differ by {error.max():.3g} of their scale at {np.argmax(error)}"
+    assert error.max() <= rtol, f"differ by {error.max():.3g} of their scale at {np.argmax(error)}"
+
+
+#: Agreement of the looks :func:`record` keeps: numpy turns them on both paths, but a Scan's
+#: turn controller carries the headings' rounding (1e-13) on to 1e-8 within 20 updates.
+LOOK_RTOL = 1e-6
 
 
 #: Fuzzed worlds: ten in the default run, thirty more under ``-m slow`` (and under ASan).
@@ -180,7 +191,8 @@ def test_fuzzed_batches_agree_with_numpy(seed: int, monkeypatch: pytest.MonkeyPa
     native = run_fuzzed(seed, monkeypatch, native=True)
     numpy = run_fuzzed(seed, monkeypatch, native=False)
     assert np.isfinite(native).all()
-    assert_agree(native, numpy)
+    assert_agree(native[..., :8], numpy[..., :8])
+    assert_agree(native[..., 8:], numpy[..., 8:], LOOK_RTOL)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -78,6 +78,7 @@ def cone(rng: np.random.Generator, leader: object) -> steer.EvadeSightCone:
         length=float(rng.choice([0.0, rng.uniform(10, 200)])),
         half_angle=float(rng.choice([180.0, 90.0, rng.uniform(1, 179)])),
         max_prediction=float(rng.choice([0.0, rng.uniform(0, 3)])),
+        occluded=bool(rng.random() < 0.5),  # walls hide followers: rays cast before the call
     )
 
 
@@ -139,6 +140,10 @@ def fuzzed_world(seed: int) -> tuple[steer.SteeringWorld, list[StubSprite], Lead
         )
     if rng.random() < 0.5:
         add_obstacles(world, sprites, rng, spread)
+    for _ in range(int(rng.integers(0, 12))):  # walls that hide followers from their leaders
+        start = rng.uniform(-spread, spread, 2)
+        end = start + rng.uniform(-0.5 * spread, 0.5 * spread, 2)
+        world.add_wall(tuple(start), tuple(end), thickness=float(rng.choice([0.0, 4.0])))
     return world, sprites, leaders
 
 
@@ -261,15 +266,32 @@ def test_a_squad_whose_leader_is_gone_gets_no_force_from_the_view(
     assert_agree(native, numpy)
 
 
-def test_the_report_says_squads_run_native_unless_walls_hide_them() -> None:
+def test_the_report_says_squads_run_native_also_where_walls_hide_them() -> None:
     world = steer.SteeringWorld()
     leader, seen, hidden = StubSprite(0, 0), StubSprite(10, 0), StubSprite(20, 0)
     world.attach(leader, steer.Seek((100, 0)))
     world.attach(seen, squad_tree(leader))
     world.attach(hidden, steer.EvadeSightCone(leader, occluded=True))
     report = world.native_report()
-    assert [batch.native for batch in report.batches] == [True, True, False]
-    assert report.batches[2].reason == "EvadeSightCone with occluded=True has no native step yet"
+    assert [batch.native for batch in report.batches] == [True, True, True]
+
+
+def test_a_follower_behind_a_wall_is_hidden_and_one_beside_it_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        world.add_wall((40.0, -30.0), (40.0, 30.0))
+        leader = StubSprite(0, 0)
+        world.attach(leader, steer.Seek((1000, 0)), max_speed=1.0)
+        behind, beside = StubSprite(80, 0), StubSprite(60, 60)
+        for sprite in (behind, beside):
+            world.attach(sprite, steer.EvadeSightCone(leader, occluded=True, half_angle=60))
+        world.update(1 / 60)
+        return np.array([world.agent_of(behind).force, world.agent_of(beside).force])
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert not native[0].any() and native[1].any()
+    assert native.tobytes() == numpy.tobytes()
 
 
 # -- what the C refuses ----------------------------------------------------------------------

@@ -22,7 +22,7 @@ from ..geometry._capsules import Kinds
 from .agents import AgentTable
 from .arrays import AgentArrays
 
-__all__ = ["can_see", "facing", "in_sight", "in_view", "occlude"]
+__all__ = ["can_see", "facing", "hidden", "in_sight", "in_view", "occlude"]
 
 
 def in_sight(
@@ -118,8 +118,23 @@ def occlude(
     """
     rows = seen.nonzero()[0]
     if len(rows):
-        hidden = geometry.blocked(observer.take(rows, 0), target.take(rows, 0), blockers)
-        seen[rows[hidden]] = False
+        seen[rows[hidden(geometry, observer.take(rows, 0), target.take(rows, 0), blockers)]] = False
+
+
+def hidden(
+    geometry: StaticGeometry, observer: np.ndarray, target: np.ndarray, blockers: Kinds
+) -> np.ndarray:
+    """Whether a shape stands between each observer and its target ``(n, 2)`` px: ``(n,)``
+    bool, False where either is not at a finite place (one ray per pair).
+
+    Args:
+        blockers: ``"walls"``, ``"obstacles"`` or ``"all"``.
+    """
+    result = np.zeros(len(target), dtype=bool)
+    rows = np.flatnonzero(np.isfinite(observer).all(axis=1) & np.isfinite(target).all(axis=1))
+    if len(rows):
+        result[rows] = geometry.blocked(observer.take(rows, 0), target.take(rows, 0), blockers)
+    return result
 
 
 def facing(arrays: AgentArrays, slots: np.ndarray) -> np.ndarray:

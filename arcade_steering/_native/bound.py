@@ -5,15 +5,17 @@ store it. Every array is checked (dtype, shape, contiguity) before its address g
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .._core.batches import Batch
+from .._core.perception import hidden as hidden_from
 from .._util.masks import some
 from .._util.vec import as_complex, as_points
 from ..behaviors._avoid_kernels import lengths_of
 from ..behaviors.avoid import feeler_length, obstacle_candidates
+from ..behaviors.sight_cone import EvadeSightCone
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from ..geometry._kernels import NCOL
@@ -183,6 +185,10 @@ class BoundProgram:
                 for name, member in _SIGHT_CONE_STATE
             }
             self._sight_states.append((ctx, state))
+            entry.hidden = self._ffi.NULL
+            if cast(EvadeSightCone, node.component).occluded:
+                hidden = hidden_from(ctx.geometry, self._targets[leader], ctx.position, "walls")
+                point(self._ffi, entry, "hidden", hidden, BYTE, (n,), held)
         self._held_sight_cones = held
 
     def _bind_walls(self, frame: StepFrame, batch: Batch) -> None:

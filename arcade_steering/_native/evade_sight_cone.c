@@ -1,6 +1,7 @@
 /* EvadeSightCone (behaviors/sight_cone.py; leader.leader_headings, perception.in_sight,
- * avoid_agents.closest_approach), without occlusion: the leader's look worked out per agent
- * from the leaf's per-agent state, then the follower's way out of the view. */
+ * avoid_agents.closest_approach): the leader's look worked out per agent from the leaf's
+ * per-agent state, then the follower's way out of the view; with occluded=True, Python
+ * casts the rays leader to follower against the walls before the call (set->hidden). */
 
 #include "native.h"
 
@@ -124,16 +125,19 @@ vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *s
     vec2 offset = {a->position.x - leader.x, a->position.y - leader.y};
     /* Followers dead on the axis split left and right, deterministically. */
     double fallback = a->slot % 2 == 0 ? 1.0 : -1.0;
+    /* perception.occlude: walls between the leader and the agent hide it (occluded=True). */
+    int hidden = set->hidden != NULL && set->hidden[row];
     /* In view: in the cone now or where the look is turning to. */
     if (in_sight(offset, heading, reach, half_angle) ||
         in_sight(offset, ahead, reach, half_angle)) {
+        if (hidden) return ZERO;
         vec2 from_leader = {-offset.x, -offset.y};
         vec2 relative = {velocity.x - a->velocity.x, velocity.y - a->velocity.y};
         vec2 gap = closest_gap(from_leader, relative, params[2]);
         vec2 away = {-gap.x, -gap.y};
         return scaled(escape_direction(away, ahead, fallback), a->max_force);
     }
-    if (in_sight(offset, ahead, reach + WAIT_MARGIN, half_angle + WAIT_WIDENING)) {
+    if (!hidden && in_sight(offset, ahead, reach + WAIT_MARGIN, half_angle + WAIT_WIDENING)) {
         vec2 relative = {a->velocity.x - velocity.x, a->velocity.y - velocity.y};
         return stop_inward(a, relative, escape_direction(offset, ahead, fallback));
     }

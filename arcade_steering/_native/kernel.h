@@ -20,6 +20,8 @@
 #define AS_EVADE 17   /* a: leader set (the threat), b: first of 2 columns (threat_range,
                        * max_prediction); pushes a force */
 #define AS_MATCH_VELOCITY 18 /* a: leader set (the target); pushes a force */
+#define AS_NO_FORCE 19 /* a leaf that only turns the look (Face, Scan, ...): pushes zero; the
+                        * turn is numpy's, after the call */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -102,6 +104,8 @@ typedef struct {
     double *heading;             /* (n, 2) the leader's last heading, NaN for unknown */
     double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
     double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
+    const uint8_t *hidden;       /* (n,) 1 where walls hide the agent from its leader
+                                  * (occluded=True), or NULL: none hides */
 } as_sight_cones;
 /* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
  * (grouped by asking agent, in its order: the first of equal contacts wins), and the

@@ -65,6 +65,9 @@ static int check_program(const as_program *program, intptr_t n) {
                           : 0;
                 depth += 1;
                 break;
+            case AS_NO_FORCE:
+                depth += 1;
+                break;
             case AS_WEIGHTED: case AS_PRIORITY:
                 if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
                 columns = op[0] == AS_WEIGHTED ? op[1] : 1;
@@ -150,6 +153,8 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_MATCH_VELOCITY:
                 force = match_velocity(a, program->leaders + op[1]);
+                break;
+            case AS_NO_FORCE: /* the look turns after the call; the force stays ZERO */
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles, AvoidWalls
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.leader import FollowLeader, OffsetPursuit
+from ..behaviors.look import Face, LookWhereYouAreGoing, Scan
 from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
@@ -36,6 +36,7 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
+NO_FORCE = 19
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -197,8 +198,6 @@ def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
 
 
 def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
-    if cast(EvadeSightCone, node.component).occluded:  # the emitter is chosen by exact class
-        raise NotCoveredError("EvadeSightCone with occluded=True has no native step yet")
     leader = compiler.target(node, "leader")
     compiler.sight_cones.append((node, leader))
     first = compiler.column(node, "length")
@@ -260,6 +259,11 @@ def _match_velocity(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(MATCH_VELOCITY, len(compiler.leaders) - 1)
 
 
+def _no_force(compiler: _Compiler, node: BatchNode) -> None:
+    """Face, LookWhereYouAreGoing and Scan: no force; numpy turns the look after the call."""
+    compiler.emit(NO_FORCE)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -288,6 +292,9 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Pursue: _pursue,
     Evade: _evade,
     MatchVelocity: _match_velocity,
+    Face: _no_force,
+    LookWhereYouAreGoing: _no_force,
+    Scan: _no_force,
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }

@@ -97,11 +97,12 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     native = frame.native
     looking = []
     for batch in batches:
-        if native is not None and native.steer(frame, batch):
-            continue
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
-        if batch.turns:
+        batch_frame = None
+        if native is None or not native.steer(frame, batch):
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
+        if batch.turns:  # the native step steers forces only: turns are numpy's
+            batch_frame = batch_frame or BatchFrame(frame, batch.slots, batch.index)
             turn = evaluate_turn(batch_frame, batch.root)
             arrays.angular[batch.index] = 0.0 if turn is None else turn
             looking.append(batch.slots)
