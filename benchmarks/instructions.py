@@ -13,7 +13,8 @@ everything cancel out. Takes a few minutes (callgrind is ~50x slower).
 ``--solid-step`` counts the solid step alone (``keep_out``, which keeps solid agents out of
 walls and obstacles): a third run calls it twice in each counted update, the second call's
 result thrown away so the agents move as before, and the difference from the plain run is the
-step's own count.
+step's own count (on the native path, plus the copies that put the agents back between the
+two calls).
 
 Usage::
 
@@ -52,16 +53,26 @@ def _run(scenario: Scenario, agents: int, updates: int, twice_after: int | None)
 
 
 def _solid_step_twice() -> None:
-    """Make the integrator call the solid step twice, using the first call's result."""
+    """Make the integrator call the solid step twice, using the first call's result (on the
+    native path, which writes in place, the agents' positions and velocities are put back
+    between the two)."""
+    from arcade_steering._native.solid_step import NativeSolid
     from arcade_steering.component import integrate
 
-    once = integrate.keep_out
+    once, native_once = integrate.keep_out, NativeSolid.keep_out
 
     def twice(*args: Any) -> tuple[Any, Any]:
         once(*args)
         return once(*args)
 
+    def native_twice(self: NativeSolid, agents: Any, arrays: Any, *rest: Any) -> int:
+        saved = arrays.position.copy(), arrays.velocity.copy()
+        native_once(self, agents, arrays, *rest)
+        arrays.position[...], arrays.velocity[...] = saved
+        return native_once(self, agents, arrays, *rest)
+
     integrate.keep_out = twice
+    NativeSolid.keep_out = native_twice  # type: ignore[method-assign]
 
 
 def _count(scenario: str, agents: int, updates: int, twice_after: int | None = None) -> int:

@@ -183,21 +183,32 @@ def crossings(start: np.ndarray, end: np.ndarray, walls: np.ndarray) -> int:
 
 @contextmanager
 def sub_steps(into: list[tuple[np.ndarray, np.ndarray]]) -> Iterator[None]:
-    """Record each sub-step's solid moves (start, end) while the block runs."""
+    """Record each sub-step's solid moves (start, end) while the block runs, on the numpy
+    path and on the native one."""
+    from arcade_steering._native.solid_step import NativeSolid
     from arcade_steering.component import integrate
 
-    keep_out = integrate.keep_out
+    keep_out, native = integrate.keep_out, NativeSolid.keep_out
 
     def recorded(geometry: Any, start: Any, end: Any, velocity: Any, radius: Any) -> Any:
         position, speed = keep_out(geometry, start, end, velocity, radius)
         into.append((np.array(start), position.copy()))
         return position, speed
 
+    def recorded_native(
+        self: NativeSolid, agents: Any, arrays: Any, geometry: Any, slots: Any, start: Any
+    ) -> int:
+        status = native(self, agents, arrays, geometry, slots, start)
+        into.append((np.array(start), arrays.position[slots]))
+        return status
+
     integrate.keep_out = recorded
+    NativeSolid.keep_out = recorded_native  # type: ignore[method-assign]
     try:
         yield
     finally:
         integrate.keep_out = keep_out
+        NativeSolid.keep_out = native  # type: ignore[method-assign]
 
 
 def free_point(world: steer.SteeringWorld, rng: np.random.Generator, clearance: float) -> tuple:

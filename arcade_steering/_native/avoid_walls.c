@@ -24,13 +24,7 @@ static inline vec2 divided(vec2 v, double d) {
     return r;
 }
 
-static inline vec2 conjugate(vec2 v) {
-    vec2 r = {v.x, -v.y};
-    return r;
-}
 
-/* vec.inner */
-static inline double inner(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
 
 /* numpy.sign */
 static inline double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
@@ -38,28 +32,6 @@ static inline double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x;
 /* One shape's columns: col(set, k, j) is column k of shape j. */
 static inline double col(const as_walls *set, int k, intptr_t j) {
     return set->columns[k * set->shapes + j];
-}
-
-/* _kernels.ray_keys_local for one (ray, capsule) pair, in the capsule's frame. */
-static double ray_key(vec2 w, vec2 q, double length, double radius) {
-    double off = w.y, rate = q.y;
-    double gap = fabs(off) - radius;
-    int in_slab = gap < 0.0;
-    int enters = off * rate < 0.0 || in_slab || (off == 0.0 && rate != 0.0);
-    double t = in_slab ? 0.0 : gap / fabs(rate);
-    double y = t * q.x;
-    y += w.x;
-    int along_core = y >= 0.0 && y <= length;
-    vec2 f = {w.x - (y < 0.0 ? 0.0 : length), w.y};
-    double f2 = inner(f, f);
-    double c = f2 - radius * radius;
-    double b = inner(f, q);
-    double disc = b * b - inner(q, q) * c;
-    int cap = c >= 0.0 && b < 0.0 && disc >= 0.0;
-    if (!(along_core && !in_slab)) t = cap ? c / (sqrt(disc) - b) : INFINITY;
-    if (!enters || t > 1.0) t = INFINITY;
-    if (in_slab && (along_core || c < 0.0)) return along_core ? gap : sqrt(f2) - radius;
-    return t;
 }
 
 /* _kernels.gradient's direction, at p, of shape j */

@@ -52,6 +52,7 @@
                         * walls or feeler lengths missing */
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
+#define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -188,3 +189,39 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
 /* integrate() without the solid step: truncate the force, accelerate, move, turn headings. */
 int as_integrate(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
                  double heading_min_speed);
+
+/* The walls and obstacles as the solid step reads them (geometry/_frames.LocalFrames). */
+typedef struct {
+    const double *cols;  /* (10, m) the kernel columns: ax ay bx by ux uy len rad gx gy */
+    const double *start; /* (m, 2) each core's first end, px */
+    const double *turn;  /* (m, 2) each core's rotation into its frame, a unit complex */
+    intptr_t m;
+} as_shapes;
+
+/* Solid circles and their candidate shapes this step, as the numpy broad phase lists them
+ * (grouped by circle, in its order: the first of equal contacts wins). */
+typedef struct {
+    const intptr_t *slots;  /* (k,) each circle's agent */
+    const double *start;    /* (k, 2) where each circle began the step, px */
+    intptr_t k;
+    const intptr_t *rows;   /* (count,) the circle of each candidate, ascending */
+    const intptr_t *shapes; /* (count,) the candidate's row in as_shapes */
+    intptr_t count;
+} as_circles;
+
+/* The integrator's parts around the solid step: as_move truncates the force, accelerates
+ * and moves (writing where each agent started into start, (n, 2)); as_turn turns headings. */
+int as_move(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
+            double *start);
+int as_turn(const as_agents *agents, const intptr_t *rows, intptr_t n,
+            double heading_min_speed);
+
+/* solid.keep_out for the circles that start clear of every shape: swept and slid, their
+ * position and velocity written in place. The others are buried: their depth goes to
+ * deepest (k,), -1 for the clear ones. Returns how many are buried, or an AS_ERR_* code. */
+intptr_t as_keep_out(const as_agents *agents, const as_shapes *shapes,
+                     const as_circles *circles, double *deepest);
+
+/* dig_out.dig_out for buried circles, each depth[i] (k,) deep, candidates within its reach. */
+int as_dig_out(const as_agents *agents, const as_shapes *shapes, const as_circles *circles,
+               const double *depth);

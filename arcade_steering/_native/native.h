@@ -162,4 +162,54 @@ vec2 pursue(const agent *a, const as_leaders *set, const double *params);
 vec2 evade(const agent *a, const as_leaders *set, const double *params);
 vec2 match_velocity(const agent *a, const as_leaders *set);
 
+/* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
+#define SKIN 1e-3
+#define TOUCH (2 * SKIN)
+#define ON_CORE 1e-9
+
+static inline vec2 conjugate(vec2 v) {
+    vec2 r = {v.x, -v.y};
+    return r;
+}
+
+
+/* numpy's complex product, rounded as its SIMD loops round it on CPUs with fused
+ * multiply-adds (x86-64 with FMA3 or AVX-512, arm64): a * b, then the fused rest. */
+static inline vec2 ctimes(vec2 a, vec2 b) {
+    vec2 r = {fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)};
+    return r;
+}
+
+/* vec.inner: a dot product by separate real products (what numpy's ray kernel takes) */
+static inline double inner(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
+
+/* numpy's (a * b.conj()).real, rounded as ctimes rounds it */
+static inline double dot(vec2 a, vec2 b) { return fma(a.x, b.x, a.y * b.y); }
+
+/* numpy's abs of a complex number, computed as its SIMD loops compute it (not hypot):
+ * the larger part times sqrt(1 + ratio^2), the square fused. */
+static inline double modulus(vec2 v) {
+    double re = fabs(v.x), im = fabs(v.y);
+    double larger = re > im ? re : im, smaller = re > im ? im : re;
+    double ratio = (larger == 0.0 || smaller == INFINITY) ? 0.0 : smaller / larger;
+    return sqrt(fma(ratio, ratio, 1.0)) * larger;
+}
+
+/* One shape in its frame (geometry/_frames.LocalFrames, _kernels' columns). */
+typedef struct {
+    double ax, ay, bx, by, ux, uy, length, size, gx, gy;
+    vec2 start, turn;
+} shape;
+
+/* frames.c */
+shape load_shape(const as_shapes *shapes, intptr_t s);
+vec2 to_frame(const shape *sh, vec2 point);
+double ray_key(vec2 w, vec2 q, double length, double radius); /* avoid_walls.c too */
+vec2 contact_of(const shape *sh, vec2 start, vec2 move, double key, vec2 *contact);
+double overlap(const shape *sh, vec2 local, double radius, vec2 *normal);
+double depth_of(const shape *sh, vec2 local, double radius);
+vec2 without_inward(vec2 v, vec2 normal);
+vec2 slide(vec2 v, vec2 normal, const vec2 *before);
+int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles);
+
 #endif

@@ -22,6 +22,7 @@ from .arrays import FLOAT, INTP, checked
 from .bound import BoundProgram
 from .program import NotCoveredError, compile_batch
 from .report import NativeBatch, NativeReport
+from .solid_step import NativeSolid
 
 if TYPE_CHECKING:
     from .._core.arrays import AgentArrays
@@ -56,6 +57,7 @@ _ERRORS = {
     -7: "wall candidates out of order or out of range, or the walls missing",
     -8: "a path or segment out of range, or a path's arrays missing",
     -9: "a leader's arrays missing",
+    -10: "solid-step candidates out of order, or a shape out of range",
 }
 
 
@@ -74,6 +76,7 @@ class NativeStep:
         self._agents: tuple[AgentArrays, int, Any, list[Any]] | None = None
         # The plan whose rows the integrator was last given, and the buffer over them.
         self._rows: tuple[RowPlan, Any] | None = None
+        self._solid: NativeSolid | None = None
 
     @classmethod
     def load(cls) -> NativeStep:
@@ -109,18 +112,28 @@ class NativeStep:
         return True
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
-        """Move every agent, if none needs the solid step or is driven by a physics engine."""
-        plan = frame.agents.plan
-        if _integration_blocker(plan, len(frame.geometry), driven):
+        """Move every agent and keep the solid ones out of the walls and obstacles, if none
+        is driven by a physics engine."""
+        if _integration_blocker(driven):
             return False
+        plan, lib = frame.agents.plan, self._kernel.lib
         rows = self._rows
         if rows is None or rows[0] is not plan:
             checked("rows", plan.rows, INTP, (len(plan.rows),))
             rows = self._rows = (plan, self._kernel.ffi.from_buffer("intptr_t[]", plan.rows))
-        status = self._kernel.lib.as_integrate(
-            self._agents_of(frame.arrays), rows[1], len(plan.rows), frame.dt, HEADING_MIN_SPEED
-        )
-        self._raise_on(status)
+        agents, n = self._agents_of(frame.arrays), len(plan.rows)
+        if not (len(frame.geometry) and plan.any_solid):
+            self._raise_on(lib.as_integrate(agents, rows[1], n, frame.dt, HEADING_MIN_SPEED))
+            return True
+        start = np.empty((n, 2))
+        start_buffer = self._kernel.ffi.from_buffer("double[]", start)
+        self._raise_on(lib.as_move(agents, rows[1], n, frame.dt, start_buffer))
+        solid = plan.solid
+        slots, begin = (plan.rows, start) if plan.all_solid else (plan.rows[solid], start[solid])
+        if self._solid is None:
+            self._solid = NativeSolid(self._kernel)
+        self._raise_on(self._solid.keep_out(agents, frame.arrays, frame.geometry, slots, begin))
+        self._raise_on(lib.as_turn(agents, rows[1], n, HEADING_MIN_SPEED))
         return True
 
     # -- what runs where --------------------------------------------------------------------
@@ -139,7 +152,7 @@ class NativeStep:
                 reason = "the debug overlay is on"
             rows.append(NativeBatch(len(batch), repr(batch.root.component), not reason, reason))
         driving = np.ones(1, bool) if driven else None
-        integration = self.reason or _integration_blocker(plan, shapes, driving)
+        integration = self.reason or _integration_blocker(driving)
         return NativeReport(self.available, self.reason, tuple(rows), integration)
 
     # -- internals --------------------------------------------------------------------------
@@ -181,10 +194,8 @@ class NativeStep:
             raise RuntimeError(f"native step refused its input: {_ERRORS.get(status, status)}")
 
 
-def _integration_blocker(plan: RowPlan, shapes: int, driven: np.ndarray | None) -> str:
+def _integration_blocker(driven: np.ndarray | None) -> str:
     """Why the integrator must run on numpy, or ``""``."""
     if driven is not None:
         return "a physics engine drives agents"
-    if shapes and plan.any_solid:
-        return "solid agents among walls or obstacles: the solid step runs on numpy"
     return ""
