@@ -495,45 +495,6 @@ def test_refused_assignment_keeps_the_old_value() -> None:
     assert separation.radius == 30
 
 
-# -- contract over every group and leader component ------------------------------------------
-
-LEADER = StubSprite(50, 50)
-COMPONENTS = {
-    "Separation": lambda: steer.Separation(30),
-    "Alignment": lambda: steer.Alignment(30, fov=120),
-    "Cohesion": lambda: steer.Cohesion(30),
-    "AvoidAgents": lambda: steer.AvoidAgents(),
-    "Queue": lambda: steer.Queue(),
-    "FollowLeader": lambda: steer.FollowLeader(LEADER),
-    "EvadeSightCone": lambda: steer.EvadeSightCone(LEADER),
-    "OffsetPursuit": lambda: steer.OffsetPursuit(LEADER, (-20, 10)),
-    "Hide": lambda: steer.Hide(LEADER),
-    "Interpose": lambda: steer.Interpose(LEADER, (0, 0)),
-    "MatchVelocity": lambda: steer.MatchVelocity(LEADER),
-}
-
-
-@pytest.mark.parametrize("make", COMPONENTS.values(), ids=COMPONENTS.keys())
-def test_component_contract(make) -> None:
-    """Alone, or piled on one spot with the leader, standing still: finite forces, any dt."""
-    alone = steering_force(make(), (10, 10))
-    assert alone.shape == (2,) and np.isfinite(alone).all()
-    for dt in (1 / 60, 0.2):
-        world = steer.SteeringWorld(seed=0)
-        world.attach(LEADER, steer.Seek((50, 50)))
-        component = make()
-        sprites = [StubSprite(50, 50) for _ in range(5)]
-        for sprite in sprites:
-            world.attach(sprite, component, radius=6)
-        got, alone_each = batch_forces(world), forces_one_by_one(world)
-        assert all(np.isfinite(force).all() for force in got.values())
-        assert all(np.allclose(got[slot], alone_each[slot]) for slot in got)
-        for _ in range(10):
-            world.update(dt)
-        assert np.isfinite([sprite.position for sprite in sprites]).all()
-        world.detach(LEADER)
-
-
 def test_agents_among_an_empty_list_beside_agents_among_everyone(world) -> None:
     # One batch, two groups: the second group holds no agent and every agent is in the first.
     sprites = [StubSprite(i * 5.0, 0.0) for i in range(10)]

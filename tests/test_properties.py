@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcade_steering as steer
+from arcade_steering import testing
 from arcade_steering._core.batches import Batch
 from arcade_steering.component.context import evaluate
 from arcade_steering.component.frame import BatchFrame
@@ -223,3 +224,27 @@ def test_contract(name, walls) -> None:
             assert agent.speed <= agent.max_speed * (1 + 1e-9)
             assert np.hypot(*agent.force) <= agent.max_force * (1 + 1e-9)
             assert np.isfinite(agent.position).all()
+
+
+@pytest.mark.parametrize("name", COMPONENTS)
+def test_contract_piled_on_the_leader(name) -> None:
+    """Alone, or five agents piled on one spot with the leader, standing still: finite forces
+    at any dt, a batch steering as its agents one by one, finite positions after."""
+    leader = StubSprite(50, 50)
+    alone = testing.steering_force(make(name, leader), (10, 10))
+    assert alone.shape == (2,) and np.isfinite(alone).all()
+    for dt in (1 / 60, 0.2):
+        world = steer.SteeringWorld(seed=0)
+        world.attach(leader, steer.Seek((50, 50)))
+        component = make(name, leader)
+        sprites = [StubSprite(50, 50) for _ in range(5)]
+        for sprite in sprites:
+            world.attach(sprite, component, radius=6)
+        together, one_by_one = testing.batch_forces(world), testing.forces_one_by_one(world)
+        assert all(np.isfinite(force).all() for force in together.values())
+        if name not in RANDOM:
+            assert all(np.allclose(together[i], one_by_one[i]) for i in together)
+        for _ in range(10):
+            world.update(dt)
+        assert np.isfinite([sprite.position for sprite in sprites]).all()
+        world.detach(leader)

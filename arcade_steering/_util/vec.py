@@ -2,6 +2,13 @@
 
 Nothing here returns NaN or inf for finite input: zero vectors have zero length and a
 caller-chosen fallback direction.
+
+The numpy path's few speed tricks live here, each explained where it is used. One is not a
+helper: rows ``(n, 2)`` are gathered with ``array.take(rows, axis=0)``, not ``array[rows]``,
+because numpy's fancy indexing of whole rows is 4-25x slower (1,000 rows: ~0.7 µs against
+~18 µs), a cost that grows with the world. Everything else is spelled plainly: a numpy
+function's Python wrapper (``np.flatnonzero`` over ``mask.nonzero()[0]``) costs well under a
+microsecond a call, whatever the world's size.
 """
 
 from __future__ import annotations
@@ -15,11 +22,6 @@ GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
 
 #: Rows no longer than this have no direction: :func:`normalize` gives them its fallback.
 MIN_LENGTH = 1e-12
-
-# dtype objects, not the types float/np.float64: numpy turns a type into its dtype on every
-# call, which costs more than converting (or just checking) a small array.
-FLOAT = np.dtype(np.float64)
-COMPLEX = np.dtype(np.complex128)
 
 
 def lengths(vectors: np.ndarray) -> np.ndarray:
@@ -77,7 +79,7 @@ def times(a: np.ndarray, b: np.ndarray | complex) -> np.ndarray:
     x -= a.imag * b.imag
     y = a.real * b.imag
     y += a.imag * b.real
-    product = np.empty(x.shape, dtype=COMPLEX)
+    product = np.empty(x.shape, dtype=complex)
     product.real = x
     product.imag = y
     return product
@@ -94,12 +96,12 @@ def inner(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def as_complex(points: np.ndarray) -> np.ndarray:
     """Rows ``(..., 2)`` as complex numbers ``x + iy`` ``(...)``: a view when ``points`` is
     C-contiguous float64 (writing to it writes to ``points``), else a copy."""
-    return np.ascontiguousarray(points, dtype=FLOAT).view(COMPLEX)[..., 0]
+    return np.ascontiguousarray(points, dtype=float).view(complex)[..., 0]
 
 
 def as_points(values: np.ndarray) -> np.ndarray:
     """Complex numbers ``(n,)`` as float points ``(n, 2)``: a view when contiguous."""
-    return np.ascontiguousarray(values, dtype=COMPLEX).view(FLOAT).reshape(-1, 2)
+    return np.ascontiguousarray(values, dtype=complex).view(float).reshape(-1, 2)
 
 
 def normalize(vectors: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
@@ -156,7 +158,7 @@ def put_rows(array: np.ndarray, rows: np.ndarray | slice, values: np.ndarray) ->
     if isinstance(rows, slice):
         array[rows] = values
         return
-    array.view(COMPLEX)[:, 0][rows] = as_complex(values)
+    array.view(complex)[:, 0][rows] = as_complex(values)
 
 
 def span(rows: np.ndarray) -> np.ndarray | slice:

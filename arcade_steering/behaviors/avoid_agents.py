@@ -28,6 +28,7 @@ from .._util.vec import (
     put_rows,
     scale_rows,
     spread_directions,
+    stack_columns,
     where_rows,
 )
 from ..component.base import SteeringComponent
@@ -65,20 +66,11 @@ def closest_approach(
     """
     ox, oy = offset[:, 0], offset[:, 1]
     vx, vy = relative_velocity[:, 0], relative_velocity[:, 1]
-    closing = ox * vx
-    closing += oy * vy
-    np.negative(closing, out=closing)
-    speed2 = vx * vx
-    speed2 += vy * vy
-    time = np.zeros(len(offset))
-    np.divide(closing, speed2, out=time, where=speed2 > 1e-12)
-    np.clip(time, 0.0, horizon, out=time)
-    gap = np.empty_like(offset, dtype=np.float64)
-    np.multiply(vx, time, out=gap[:, 0])
-    gap[:, 0] += ox
-    np.multiply(vy, time, out=gap[:, 1])
-    gap[:, 1] += oy
-    return time, gap
+    closing = -(ox * vx + oy * vy)
+    speed2 = vx * vx + vy * vy
+    time = np.divide(closing, speed2, out=np.zeros(len(offset)), where=speed2 > 1e-12)
+    time = np.clip(time, 0.0, horizon)
+    return time, stack_columns(ox + vx * time, oy + vy * time)
 
 
 def threat_keys(
@@ -96,11 +88,7 @@ def threat_keys(
     gx, gy = gap[:, 0], gap[:, 1]
     clear = radii + margin
     # Squared lengths: gx² + gy² < clear² is |gap| < clear, without a square root.
-    close = gx * gx
-    close += gy * gy
-    clear *= clear
-    threat = close < clear
-    threat &= time > 0.0
+    threat = (gx * gx + gy * gy < clear * clear) & (time > 0.0)
     keys = np.where(threat, time, np.nan)
     keys[distance < radii] = -1.0
     return keys
@@ -126,16 +114,17 @@ def pick_threats(query: np.ndarray, keys: np.ndarray, right: np.ndarray, n: int)
         Index ``(n,)`` of each agent's pick among the pairs, -1 for an agent without a threat.
     """
     valid = np.flatnonzero(~np.isnan(keys))
-    rows, keys = query.take(valid), keys.take(valid)
+    rows, keys = query[valid], keys[valid]
     least = np.full(n, np.inf)
     np.minimum.at(least, rows, keys)
-    best = np.flatnonzero(keys == least.take(rows))
-    valid, rows, right = valid.take(best), rows.take(best), right.take(valid.take(best))
+    best = np.flatnonzero(keys == least[rows])
+    valid, rows = valid[best], rows[best]
+    right = right[valid]
     most = np.full(n, -np.inf)
     np.maximum.at(most, rows, right)
-    best = np.flatnonzero(right == most.take(rows))
+    best = np.flatnonzero(right == most[rows])
     pick = np.full(n, len(query))
-    np.minimum.at(pick, rows.take(best), valid.take(best))  # still tied: the first pair
+    np.minimum.at(pick, rows[best], valid[best])  # still tied: the first pair
     pick[pick == len(query)] = -1
     return pick
 
@@ -212,14 +201,13 @@ class AvoidAgents(SteeringComponent):
         query = pairs.query
         relative = ctx.world_velocity(pairs.other)
         relative -= ctx.velocity.take(query, axis=0)
-        time, gap = closest_approach(pairs.offset, relative, horizon.take(query))
-        radii = ctx.radius.take(query) + ctx.world_radius(pairs.other)
-        keys = threat_keys(time, gap, pairs.distance, radii, margin.take(query))
+        time, gap = closest_approach(pairs.offset, relative, horizon[query])
+        radii = ctx.radius[query] + ctx.world_radius(pairs.other)
+        keys = threat_keys(time, gap, pairs.distance, radii, margin[query])
         # Sine of each other agent's bearing clockwise from the heading (y up).
         heading = ctx.heading.take(query, axis=0)
         offset = pairs.offset
-        right = heading[:, 1] * offset[:, 0]
-        right -= heading[:, 0] * offset[:, 1]
+        right = heading[:, 1] * offset[:, 0] - heading[:, 0] * offset[:, 1]
         right /= np.maximum(pairs.distance, 1e-12)
         pick = pick_threats(query, keys, right, n)
         rows = np.flatnonzero(pick >= 0)

@@ -269,10 +269,8 @@ class ContextSteering(SteeringComponent):
         if len(pairs) == 0:
             return
         query = pairs.query
-        reach = radius.take(query) + ctx.world_radius(pairs.other)
-        fraction = circle_reached(
-            directions, as_complex(pairs.offset), reach, look_ahead.take(query)
-        )
+        reach = radius[query] + ctx.world_radius(pairs.other)
+        fraction = circle_reached(directions, as_complex(pairs.offset), reach, look_ahead[query])
         nearest = reached.T.copy()
         np.minimum.at(nearest, query, fraction)
         reached[...] = nearest.T

@@ -186,12 +186,10 @@ class Queue(SteeringComponent):
         held = np.flatnonzero(limit < forward + ctx.max_force / ctx.mass * ctx.dt)
         if not len(held):
             return force
-        change = hold_changes(forward.take(held), limit.take(held))
-        force[held] = scale_rows(
-            ctx.heading.take(held, axis=0), change * ctx.mass.take(held) / ctx.dt
-        )
+        change = hold_changes(forward[held], limit[held])
+        force[held] = scale_rows(ctx.heading.take(held, axis=0), change * ctx.mass[held] / ctx.dt)
         if ctx.debug is not None:
-            ends = ctx.world_position(nearest.take(held))
+            ends = ctx.world_position(nearest[held])
             ctx.debug.lines(ctx.position.take(held, axis=0), ends, THREAT_COLOR)
         return force
 
@@ -206,23 +204,21 @@ class Queue(SteeringComponent):
         pairs = ctx.neighbors(ctx.radius + params.distance + largest + margin, params.among)
         query, other = pairs.query, pairs.other
         heading = ctx.heading.take(query, axis=0)
-        clearance = ctx.radius.take(query) + ctx.world_radius(other) + margin.take(query)
+        clearance = ctx.radius[query] + ctx.world_radius(other) + margin[query]
         velocity = ctx.world_velocity(other)
         crossing = heading[:, 0] * velocity[:, 1] - heading[:, 1] * velocity[:, 0]
-        along, gap, in_lane = lane_gaps(
-            pairs.offset, heading, clearance, crossing, forward.take(query)
-        )
+        along, gap, in_lane = lane_gaps(pairs.offset, heading, clearance, crossing, forward[query])
         theirs = -dots(pairs.offset, ctx.world_heading(other))
         mine = np.flatnonzero(np.isfinite(gap) & gives_way(along, theirs, ctx.slots[query], other))
-        rows, ahead = query.take(mine), other.take(mine)
+        rows, ahead = query[mine], other[mine]
         # One crossing the lane does not lead the way: stop short of where it crosses.
         speed_ahead = np.where(
-            in_lane.take(mine), dots(velocity.take(mine, axis=0), heading.take(mine, axis=0)), 0.0
+            in_lane[mine], dots(velocity.take(mine, axis=0), heading.take(mine, axis=0)), 0.0
         )
         deceleration = BRAKING_SHARE * ctx.max_force / ctx.mass
-        safe = safe_speeds(gap.take(mine), speed_ahead, deceleration.take(rows))
+        safe = safe_speeds(gap[mine], speed_ahead, deceleration[rows])
         np.minimum.at(limit, rows, safe)
         if ctx.debug is not None:
             order = np.argsort(safe, kind="stable")[::-1]  # the least safe written last
-            nearest[rows.take(order)] = ahead.take(order)
+            nearest[rows[order]] = ahead[order]
         return limit, nearest

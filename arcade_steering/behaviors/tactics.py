@@ -237,7 +237,7 @@ class Hide(SteeringComponent):
         evade = np.ones(len(ctx), dtype=bool)
         evade[agents] = False
         aim = ctx.position.copy()
-        as_complex(aim)[agents] = way_round(position[agents], centre[pair], ring[pair], spot[pair])
+        aim[agents] = as_points(way_round(position[agents], centre[pair], ring[pair], spot[pair]))
         desired = arrive_velocity(
             ctx.position,
             aim,
@@ -248,7 +248,7 @@ class Hide(SteeringComponent):
             np.full(len(ctx), HIDE_TOLERANCE),
         )
         if some(evade):
-            where = evade.nonzero()[0]
+            where = np.flatnonzero(evade)
             desired[where] = evade_velocity(
                 ctx.position[where],
                 hunter.position[where],
@@ -284,7 +284,7 @@ def _covers(ctx: SteeringContext, among: Any, reach: np.ndarray) -> tuple[np.nda
         pair_rows, shapes = pair_rows[order], shapes[order]
     centre, size = geometry.capsules(shapes)
     gap = np.abs(centre - as_complex(ctx.position)[pair_rows]) - size
-    near = (gap <= reach[pair_rows]).nonzero()[0]
+    near = np.flatnonzero(gap <= reach[pair_rows])
     return pair_rows[near], shapes[near]
 
 

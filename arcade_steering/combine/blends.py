@@ -131,8 +131,7 @@ class PriorityBlend(Combiner):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         threshold = ctx.params(self).threshold
         result = np.zeros((len(ctx), 2))
-        undecided = np.empty(len(ctx), dtype=bool)
-        undecided.fill(True)  # np.ones would fill it through two layers of Python
+        undecided = np.ones(len(ctx), dtype=bool)
         for index in range(len(self._children)):
             force = ctx.child(index)  # every child steers: its per-agent state advances
             if not some(undecided):

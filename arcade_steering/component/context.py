@@ -12,7 +12,7 @@ from .._core.gather import Groups, gather_array, gather_groups
 from .._core.neighborhood import AmongLayout, distinct, in_asked_group, kth_distance, union_of
 from .._core.tree import Node
 from .._util.masks import every, finite
-from .._util.vec import FLOAT, lengths
+from .._util.vec import lengths, lengths_xy, stack_columns
 from ..neighbors import NeighborPairs
 from .frame import BatchFrame, StepFrame
 from .params import Param, TargetParam
@@ -272,34 +272,26 @@ class SteeringContext:
             index = step.neighborhood.index_ahead(seconds)
             for value, group in groups:
                 members = group if same is None else np.intersect1d(group, same)
-                rows = agents.row_of_slot.take(self.slots.take(members))
-                mine = k.take(members)
+                rows = agents.row_of_slot[self.slots[members]]
+                mine = k[members]
                 query, other, dist2 = index.nearest_distances(
                     rows,
                     mine,
-                    radius.take(members),
+                    radius[members],
                     step.neighborhood.mask(value),
-                    guess.take(members),
+                    guess[members],
                 )
                 guess[members] = kth_distance(query, dist2, mine)
-                parts.append((members.take(query), rows.take(query), other))
+                parts.append((members[query], rows[query], other))
         self.set_state("neighbor_reach", guess)
         query, rows, other = (
             parts[0] if len(parts) == 1 else [np.concatenate(p) for p in zip(*parts, strict=True)]
         )
         now = step.neighborhood.index()
-        x, y = now.x, now.y
-        dx = x.take(other)
-        dx -= x.take(rows)
-        dy = y.take(other)
-        dy -= y.take(rows)
-        offset = np.empty((len(dx), 2))
-        offset[:, 0] = dx
-        offset[:, 1] = dy
-        dx *= dx
-        dy *= dy
-        dx += dy
-        return NeighborPairs(query, agents.rows.take(other), offset, np.sqrt(dx), n)
+        dx, dy = now.x[other] - now.x[rows], now.y[other] - now.y[rows]
+        return NeighborPairs(
+            query, agents.rows[other], stack_columns(dx, dy), lengths_xy(dx, dy), n
+        )
 
     def world_velocity(self, slots: np.ndarray) -> np.ndarray:
         """Velocities ``(k, 2)`` px/s of the agents in world ``slots`` (e.g. neighbours)."""
@@ -370,7 +362,7 @@ _MISSING = object()
 def evaluate(frame: BatchFrame, node: BatchNode) -> np.ndarray:
     """Forces ``(n, 2)`` of ``node``'s component for the batch, checked and finite."""
     component = node.component
-    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=FLOAT)
+    force = np.asarray(component.steer(SteeringContext(frame, node)), dtype=float)
     n = len(frame.slots)
     if force.shape != (n, 2):
         raise ValueError(
@@ -386,7 +378,7 @@ def evaluate_turn(frame: BatchFrame, node: BatchNode) -> np.ndarray | None:
     turn = component.turn(SteeringContext(frame, node)) if node.turns else None
     if turn is None:
         return None
-    turn = np.asarray(turn, dtype=FLOAT)
+    turn = np.asarray(turn, dtype=float)
     n = len(frame.slots)
     if turn.shape != (n,):
         raise ValueError(

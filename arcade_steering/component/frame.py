@@ -120,5 +120,5 @@ class BatchFrame:
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
-    array.setflags(write=False)  # a third cheaper than through array.flags
+    array.setflags(write=False)
     return array

@@ -206,7 +206,7 @@ class TargetTable:
         if self.moving:
             for j, ref in self._agents(step)[2]:
                 dead[j] = ref.gone
-        return dead.take(self.inverse)
+        return dead[self.inverse]
 
     def may_be_gone(self, step: StepFrame) -> bool:
         """Whether a target may be gone: one is a sprite the world does not hold (an attached

@@ -112,7 +112,7 @@ class CapsuleGrid:
         table = self.table
         slot = table.rows(cell)
         count = table.count.take(slot)
-        busy = count.nonzero()[0]
+        busy = np.flatnonzero(count)
         if len(busy) == 0:
             return _EMPTY_PAIRS
         rows, index = expand_runs(
@@ -146,7 +146,7 @@ class CapsuleGrid:
         np.minimum(ix1, self.nx - 1, out=ix1)
         np.minimum(iy1, self.ny - 1, out=iy1)
         wide = np.maximum(ix1 - ix0 + 1, 0) * np.maximum(iy1 - iy0 + 1, 0) > self.size
-        wide = wide.nonzero()[0]
+        wide = np.flatnonzero(wide)
         ix1[wide] = -1  # listed below, whole
         rows, cx, cy = expand_boxes(ix0, iy0, ix1, iy1)
         rows, items = self.listed(rows, cx * self.ny + cy)

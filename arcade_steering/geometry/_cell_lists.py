@@ -56,7 +56,7 @@ def _runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(owner, value)``: each whole number from ``lo[i]`` to ``hi[i]``, tagged with i."""
     count = np.maximum(hi - lo + 1, 0)
     owner = np.repeat(np.arange(len(count)), count)
-    end = np.add.accumulate(count)
+    end = np.cumsum(count)
     return owner, np.arange(len(owner)) + np.repeat(lo - (end - count), count)
 
 
@@ -81,7 +81,7 @@ def expand_runs(
     owner: np.ndarray, first: np.ndarray, count: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(owner[i], j)`` for every i and every ``j`` in ``first[i]:first[i] + count[i]``."""
-    end = np.add.accumulate(count)  # np.cumsum without its wrapper's overhead
-    rows = owner.repeat(count)  # the method: np.repeat adds two Python-level wrappers
-    index = np.arange(int(end[-1]) if len(end) else 0) + (first - (end - count)).repeat(count)
+    end = np.cumsum(count)
+    rows = np.repeat(owner, count)
+    index = np.arange(int(end[-1]) if len(end) else 0) + np.repeat(first - (end - count), count)
     return rows, index

@@ -126,7 +126,7 @@ def contacts(
         return reached, contact, offset / distance * turn.conj()
     distance[on_core] = 1.0
     normal = offset / distance * turn.conj()
-    at = on_core.nonzero()[0]
+    at = np.flatnonzero(on_core)
     point, start, move = contact[at], starts[at], moves[at]
     found = np.empty(len(at), dtype=complex)
     found.real, found.imag = _k.contact_normal(
@@ -215,7 +215,7 @@ def cast_fans(
     near = np.abs(mid.imag) - np.abs(half.imag) <= grown
     core_half = 0.5 * core
     near &= np.abs(mid.real - core_half) - np.abs(half.real) <= grown + core_half
-    index = near.ravel().nonzero()[0]
+    index = np.flatnonzero(near)
     if len(index) == 0:
         return alpha, normal, shape
     fan, pair = np.divmod(index, len(rows))
@@ -238,7 +238,7 @@ def cast_fans(
     found = times(off / distance, turn.take(win).conj())
     j = shapes.take(pair.take(win))
     if some(on_core):  # a zero-thickness wall or a start on a core: pymunk's rules
-        cores = on_core.nonzero()[0]
+        cores = np.flatnonzero(on_core)
         sz, dz = origins.take(at[cores] % n), rays.ravel().take(at[cores])
         pz = sz + reached[cores] * dz
         nx, ny = _k.contact_normal(
@@ -287,7 +287,7 @@ def overlaps(
     distance[on_core] = 1.0
     normal = offset / distance * pairs.turn.conj()
     if some(on_core):
-        at = on_core.nonzero()[0]
+        at = np.flatnonzero(on_core)
         j = pairs.shapes[at]
         normal[at] = frames.cols[_k.GX][j] + 1j * frames.cols[_k.GY][j]
     return depth, normal

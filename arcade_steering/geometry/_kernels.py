@@ -232,7 +232,7 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
         ``(row [r], pair [r], best [r])``: each row with a finite key, the index of its
         winning pair and that pair's key, rows ascending.
     """
-    finite = (key < np.inf).nonzero()[0]
+    finite = np.flatnonzero(key < np.inf)
     if len(finite) == 0:
         return finite, finite, key[finite]
     ranked = rows[finite]
@@ -240,13 +240,12 @@ def first_min(rows: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray
     head = np.empty(len(ranked), dtype=bool)
     head[0] = True
     np.not_equal(ranked[1:], ranked[:-1], out=head[1:])
-    starts = head.nonzero()[0]
+    starts = np.flatnonzero(head)
     if len(starts) == len(ranked):  # one candidate per row: the common case, nothing to do
         return ranked, finite, values
     # Rows are runs of pairs: each run's minimum, then the first pair of the run holding it.
     best = np.minimum.reduceat(values, starts)
-    run = np.add.accumulate(head, dtype=np.intp)  # a cumsum, minus np.cumsum's overhead
-    run -= 1
+    run = np.cumsum(head, dtype=np.intp) - 1
     index = np.arange(len(values))
     index[values != best[run]] = len(values)
     first = np.minimum.reduceat(index, starts)

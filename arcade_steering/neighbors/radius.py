@@ -166,20 +166,19 @@ class RadiusIndex:
         order of ``other``. ``labels`` and ``asked`` are :meth:`query`'s groups, both or
         neither."""
         q = len(rows)
-        dx = self._x - self._x.take(rows)[:, None]  # (q, n)
-        dy = self._y - self._y.take(rows)[:, None]
-        dist2 = dx * dx
-        dist2 += dy * dy
+        dx = self._x - self._x[rows, None]  # (q, n)
+        dy = self._y - self._y[rows, None]
+        dist2 = dx * dx + dy * dy
         keep = dist2 <= (limit if isinstance(limit, float) else limit[:, None])
         keep[np.arange(q), rows] = False  # not itself
         if candidates is not None:
             keep &= candidates
         if labels is not None and asked is not None:
             keep &= labels == asked[:, None]
-        near = keep.ravel().nonzero()[0]  # np.flatnonzero's Python layers cost as much again
+        near = np.flatnonzero(keep)
         asker, other = np.divmod(near, len(self._x))
-        offset = stack_columns(dx.ravel().take(near), dy.ravel().take(near))
-        return NeighborPairs(asker, other, offset, np.sqrt(dist2.ravel().take(near)), q)
+        offset = stack_columns(dx.ravel()[near], dy.ravel()[near])
+        return NeighborPairs(asker, other, offset, np.sqrt(dist2.ravel()[near]), q)
 
     def _scan(
         self,
@@ -267,7 +266,7 @@ class RadiusIndex:
         keep[place.compress(inside)] = False
         if candidates is not None:
             keep &= candidates.take(sorted_idx)
-        near = keep.nonzero()[0]
+        near = np.flatnonzero(keep)
         asker = np.arange(len(rows)).repeat(per_row).take(near)
         other = grid.order.take(sorted_idx.take(near))
         if not offsets:
