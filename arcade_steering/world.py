@@ -505,13 +505,8 @@ class SteeringWorld(NotCopyable):
         "Performance".
         """
         with self._settled("native_report()"):
-            table = self._agents
             return self._native.report(
-                table.batches(),
-                table.plan,
-                len(self._geometry),
-                self._debug_wanted,
-                self._physics is not None,
+                self._agents.batches(), self._debug_wanted, self._physics is not None
             )
 
     # -- debug ------------------------------------------------------------------------------

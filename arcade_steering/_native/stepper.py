@@ -138,9 +138,7 @@ class NativeStep:
 
     # -- what runs where --------------------------------------------------------------------
 
-    def report(
-        self, batches: list[Batch], plan: RowPlan, shapes: int, debug: bool, driven: bool
-    ) -> NativeReport:
+    def report(self, batches: list[Batch], debug: bool, driven: bool) -> NativeReport:
         """Which path each batch and the integrator run (see :class:`NativeReport`)."""
         rows = []
         for batch in batches:
