@@ -118,6 +118,15 @@ class _Compiler:
         self.columns.append(values)
         return first
 
+    def leaf(self, leaves: list[BatchNode], op: int, node: BatchNode, *names: str) -> None:
+        """Emit a leaf that reads data of its own each step: its place in ``leaves`` is its
+        operand a, the first of its parameter columns ``names`` its operand b."""
+        leaves.append(node)
+        first = self.column(node, names[0]) if names else 0
+        for name in names[1:]:
+            self.column(node, name)
+        self.emit(op, len(leaves) - 1, first)
+
     def target(self, node: BatchNode, name: str = "target") -> int:
         table = type(node.component).params[name].per_agent(node, self.n)
         self.targets.append(table)
@@ -183,18 +192,10 @@ def _group_rule(op: int) -> Callable[[_Compiler, BatchNode], None]:
         if np.isfinite(gather_array(node, "fov", compiler.n)).any():
             name = type(node.component).__name__
             raise NotCoveredError(f"{name} with a field of view has no native step yet")
-        compiler.neighbor_leaves.append(node)
         compiler.among_all.append(gather_groups(node, "among", compiler.n).values == [None])
-        compiler.emit(op, len(compiler.neighbor_leaves) - 1, compiler.column(node, "radius"))
+        compiler.leaf(compiler.neighbor_leaves, op, node, "radius")
 
     return emit
-
-
-def _avoid_obstacles(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.avoiders.append(node)  # its boxes' lengths come with its candidates, per step
-    first = compiler.column(node, "buffer")
-    compiler.column(node, "braking")
-    compiler.emit(AVOID_OBSTACLES, len(compiler.avoiders) - 1, first)
 
 
 def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
@@ -206,57 +207,14 @@ def _evade_sight_cone(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(EVADE_SIGHT_CONE, leader, first, len(compiler.sight_cones) - 1)
 
 
-def _avoid_walls(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.walls.append(node)  # its feelers' lengths come with its candidates, per step
-    first = compiler.column(node, "side_angle")
-    compiler.column(node, "side_ratio")
-    compiler.emit(AVOID_WALLS, len(compiler.walls) - 1, first)
+def _reading(leaves: str, op: int, *names: str) -> Callable[[_Compiler, BatchNode], None]:
+    """The emitter of a leaf that reads data of its own each step (``leaves``: the list of
+    the compiler that keeps its kind), with the parameter columns ``names``."""
 
+    def emit(compiler: _Compiler, node: BatchNode) -> None:
+        compiler.leaf(getattr(compiler, leaves), op, node, *names)
 
-def _follow_path(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.followers.append(node)  # its paths and progress come per step
-    first = compiler.column(node, "prediction")
-    for name in ("look_ahead", "min_look_ahead", "slowing_radius", "tolerance"):
-        compiler.column(node, name)
-    compiler.emit(FOLLOW_PATH, len(compiler.followers) - 1, first)
-
-
-def _stay_on_path(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.followers.append(node)  # its paths come per step
-    compiler.emit(STAY_ON_PATH, len(compiler.followers) - 1, compiler.column(node, "prediction"))
-
-
-def _follow_leader(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.leaders.append(node)  # its leaders come per step
-    first = compiler.column(node, "distance")
-    compiler.column(node, "slowing_radius")
-    compiler.column(node, "tolerance")
-    compiler.emit(FOLLOW_LEADER, len(compiler.leaders) - 1, first)
-
-
-def _offset_pursuit(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.leaders.append(node)  # its leaders come per step
-    first = compiler.column(node, "offset")
-    for name in ("max_prediction", "slowing_radius", "tolerance"):
-        compiler.column(node, name)
-    compiler.emit(OFFSET_PURSUIT, len(compiler.leaders) - 1, first)
-
-
-def _pursue(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.leaders.append(node)  # its quarry comes per step
-    compiler.emit(PURSUE, len(compiler.leaders) - 1, compiler.column(node, "max_prediction"))
-
-
-def _evade(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.leaders.append(node)  # its threat comes per step
-    first = compiler.column(node, "threat_range")
-    compiler.column(node, "max_prediction")
-    compiler.emit(EVADE, len(compiler.leaders) - 1, first)
-
-
-def _match_velocity(compiler: _Compiler, node: BatchNode) -> None:
-    compiler.leaders.append(node)  # its target comes per step
-    compiler.emit(MATCH_VELOCITY, len(compiler.leaders) - 1)
+    return emit
 
 
 def _no_force(compiler: _Compiler, node: BatchNode) -> None:
@@ -282,16 +240,22 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Separation: _group_rule(SEPARATION),
     Alignment: _group_rule(ALIGNMENT),
     Cohesion: _group_rule(COHESION),
-    AvoidObstacles: _avoid_obstacles,
+    AvoidObstacles: _reading("avoiders", AVOID_OBSTACLES, "buffer", "braking"),
     EvadeSightCone: _evade_sight_cone,
-    AvoidWalls: _avoid_walls,
-    FollowPath: _follow_path,
-    StayOnPath: _stay_on_path,
-    FollowLeader: _follow_leader,
-    OffsetPursuit: _offset_pursuit,
-    Pursue: _pursue,
-    Evade: _evade,
-    MatchVelocity: _match_velocity,
+    AvoidWalls: _reading("walls", AVOID_WALLS, "side_angle", "side_ratio"),
+    FollowPath: _reading(
+        "followers",
+        FOLLOW_PATH,
+        *("prediction", "look_ahead", "min_look_ahead", "slowing_radius", "tolerance"),
+    ),
+    StayOnPath: _reading("followers", STAY_ON_PATH, "prediction"),
+    FollowLeader: _reading("leaders", FOLLOW_LEADER, "distance", "slowing_radius", "tolerance"),
+    OffsetPursuit: _reading(
+        "leaders", OFFSET_PURSUIT, "offset", "max_prediction", "slowing_radius", "tolerance"
+    ),
+    Pursue: _reading("leaders", PURSUE, "max_prediction"),
+    Evade: _reading("leaders", EVADE, "threat_range", "max_prediction"),
+    MatchVelocity: _reading("leaders", MATCH_VELOCITY),
     Face: _no_force,
     LookWhereYouAreGoing: _no_force,
     Scan: _no_force,
