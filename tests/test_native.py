@@ -7,15 +7,19 @@ range instead of reading it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 
 import numpy as np
+import pymunk
 import pytest
 from conftest import NATIVE_BUILT
 
 import arcade_steering as steer
+from arcade_steering._native.geometry import NativeGeometry
 from arcade_steering._native.stepper import FLOAT, checked
+from arcade_steering.geometry import StaticGeometry
 from arcade_steering.testing import StubSprite
 
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
@@ -425,15 +429,16 @@ class Kernel:
         ops: list[tuple[int, int, int, int]],
         pairs=None,
         world=None,
-        obstacles=None,
-        state: int | None = None,
+        obstacles: int | None = None,
+        geometry=None,
+        columns: int = 2,
     ) -> int:  # type: ignore[no-untyped-def]
         n = len(slots)
         program = self.ffi.new("as_program *")
         program.ops = self.buffer("int32_t[]", np.array(ops, dtype=np.int32).reshape(-1))
         program.n_ops = len(ops)
-        program.params = self.buffer("double[]", np.ones(max(n, 1) * 2))
-        program.n_params = 2
+        program.params = self.buffer("double[]", np.ones(max(n, 1) * columns))
+        program.n_params = columns
         program.targets = self.buffer("double[]", np.zeros((1, max(n, 1), 2)))
         program.gone = self.buffer("uint8_t[]", np.zeros((1, max(n, 1)), dtype=np.uint8))
         program.n_targets = 1
@@ -451,30 +456,32 @@ class Kernel:
             program.n_world = len(world)
         program.pairs, program.n_pairs = sets, 1
         if obstacles is not None:
-            program.obstacles, program.n_obstacles = (
-                self.obstacles(obstacles, n if state is None else state),
-                1,
-            )
+            program.obstacles, program.n_obstacles = self.obstacles(obstacles), 1
+        if geometry is not None:
+            program.geometry = geometry
         slots_array = self.buffer("intptr_t[]", np.array(slots or [0], dtype=np.intp))
         return int(self.lib.as_steer(self.agents, slots_array, n, program, 1 / 60))
 
-    def obstacles(self, query: list[int], state: int):  # type: ignore[no-untyped-def]
-        """One AvoidObstacles candidate set: obstacles of radius 1 at (2, 0), state rows for
-        ``state`` agents (0: none given)."""
+    def obstacles(self, state: int):  # type: ignore[no-untyped-def]
+        """One AvoidObstacles leaf's state, rows for ``state`` agents (0: none given)."""
         sets = self.ffi.new("as_obstacles[]", 1)
-        p = len(query)
-        sets[0].query = self.buffer("intptr_t[]", np.array(query, dtype=np.intp))
-        sets[0].shape = self.buffer("double[]", np.arange(p, dtype=float))
-        sets[0].centre = self.buffer("double[]", np.tile([2.0, 0.0], max(p, 1)))
-        sets[0].size = self.buffer("double[]", np.ones(max(p, 1)))
-        sets[0].count = p
         if state:
-            sets[0].length = self.buffer("double[]", np.full(state, 10.0))
             sets[0].chosen = self.buffer("double[]", np.full(state, -1.0))
             sets[0].side = self.buffer("double[]", np.zeros(state))
             sets[0].cruise = self.buffer("double[]", np.full(state, np.nan))
         self.keep.append(sets)
         return sets
+
+    def geometry(self, segments=(), circles=()):  # type: ignore[no-untyped-def]
+        """A new as_geometry struct, as a world makes it, over a space holding ``segments``
+        ``(a, b, radius)`` and ``circles`` ``(centre, radius)``."""
+        space = pymunk.Space()
+        body = space.static_body
+        space.add(*(pymunk.Segment(body, a, b, radius) for a, b, radius in segments))
+        space.add(*(pymunk.Circle(body, radius, centre) for centre, radius in circles))
+        native = NativeGeometry(self)  # it keeps the arrays the struct points at
+        self.keep.append(native)
+        return native.struct(StaticGeometry(space))
 
 
 def test_the_c_refuses_what_is_out_of_range_and_writes_nothing() -> None:
@@ -499,17 +506,35 @@ def test_the_c_refuses_what_is_out_of_range_and_writes_nothing() -> None:
     assert kernel.columns["force"][1].any()  # pushed apart from the agents on its spot
 
 
-def test_the_c_refuses_obstacle_candidates_out_of_range_and_writes_nothing() -> None:
+def test_the_c_refuses_obstacle_leaves_out_of_range_and_writes_nothing() -> None:
     kernel = Kernel(capacity=4)
     kernel.columns["heading"][:] = (1.0, 0.0)
     kernel.columns["velocity"][:] = (1.0, 0.0)
-    avoid = (7, 0, 0, 0)  # AvoidObstacles: 2 parameter columns
-    assert kernel.steer([0, 1], [(7, 0, 1, 0)], obstacles=[0, 1]) == -2  # columns 1..2 of 2
-    assert kernel.steer([0, 1], [(7, 1, 0, 0)], obstacles=[0, 1]) == -2  # set 1 of 1
-    assert kernel.steer([0, 1], [avoid], obstacles=[1, 0]) == -5  # not grouped
-    assert kernel.steer([0, 1], [avoid], obstacles=[0, 2]) == -5  # agent 2 of 2
-    assert kernel.steer([0, 1], [avoid], obstacles=[-1]) == -5
-    assert kernel.steer([0, 1], [avoid], obstacles=[0], state=0) == -5  # no state
+    geometry = kernel.geometry(circles=[((2, 0), 1.0)])
+    avoid = (7, 0, 0, 0)  # AvoidObstacles: 4 parameter columns
+    steer_avoid = functools.partial(kernel.steer, [0, 1], columns=4, geometry=geometry)
+    assert steer_avoid([(7, 0, 1, 0)], obstacles=2) == -2  # columns 1..4 of 4
+    assert steer_avoid([(7, 1, 0, 0)], obstacles=2) == -2  # set 1 of 1
+    assert steer_avoid([avoid], obstacles=0) == -5  # no state
+    assert kernel.steer([0, 1], [avoid], obstacles=2, columns=4) == -7  # no geometry
     assert not kernel.columns["force"].any()
-    assert kernel.steer([0, 1], [avoid], obstacles=[0, 0, 1]) == 0
+    assert steer_avoid([avoid], obstacles=2) == 0
     assert kernel.columns["force"][:2].any()  # both overlap the obstacle at (2, 0)
+
+
+def test_the_c_refuses_an_inconsistent_geometry_and_writes_nothing() -> None:
+    kernel = Kernel(capacity=4)
+    shapes = {"segments": [((0, 0), (40, 0), 1.0)], "circles": [((9, 9), 3.0)]}
+    assert kernel.lib.as_check_geometry(kernel.geometry(**shapes)) == 0
+    broken = {"n_walls": 3, "nx": 0, "cell": 0.0, "origin_x": math.nan, "listings": -1}
+    avoid = [(7, 0, 0, 0)]
+    for member, value in broken.items():
+        geometry = kernel.geometry(**shapes)
+        setattr(geometry, member, value)
+        assert kernel.lib.as_check_geometry(geometry) == -7, member
+        assert kernel.steer([0, 1], avoid, obstacles=2, columns=4, geometry=geometry) == -7
+    for member in ("items", "count"):  # shape 5 of 2; listings past the end
+        geometry = kernel.geometry(**shapes)
+        getattr(geometry, member)[0] = 5
+        assert kernel.lib.as_check_geometry(geometry) == -7, member
+    assert not kernel.columns["force"].any()

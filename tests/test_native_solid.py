@@ -17,6 +17,7 @@ from conftest import NATIVE_BUILT
 from test_native import Kernel, assert_agree
 
 import arcade_steering as steer
+from arcade_steering._native.geometry import NativeGeometry
 from arcade_steering._native.solid_step import NativeSolid
 from arcade_steering.geometry import StaticGeometry
 from arcade_steering.solid.keep_out import keep_out
@@ -258,7 +259,7 @@ def test_the_c_keeps_random_circles_out_as_keep_out_does(seed: int) -> None:
     kernel.columns["velocity"][:] = velocity
     kernel.columns["radius"][:] = radius
     arrays = SimpleNamespace(position=kernel.columns["position"], radius=kernel.columns["radius"])
-    solid = NativeSolid(kernel)
+    solid = NativeSolid(kernel, NativeGeometry(kernel))
     status = solid.keep_out(kernel.agents, arrays, geometry, np.arange(n), start.copy())
     assert status == 0
     got = np.stack((kernel.columns["position"], kernel.columns["velocity"]))

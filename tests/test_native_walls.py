@@ -23,8 +23,8 @@ from arcade_steering.testing import StubSprite
 
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
-#: AvoidWalls' opcode, kernel.h's AS_AVOID_WALLS, and its error code, AS_ERR_WALLS.
-AVOID_WALLS, ERR_WALLS = 8, -7
+#: AvoidWalls' opcode, kernel.h's AS_AVOID_WALLS, and AS_ERR_GEOMETRY.
+AVOID_WALLS, ERR_GEOMETRY = 8, -7
 
 
 @pytest.fixture(autouse=True)
@@ -323,54 +323,21 @@ def test_a_subclass_of_avoid_walls_runs_on_numpy() -> None:
 # -- what the C refuses ---------------------------------------------------------------------
 
 
-def steer_walls(
-    kernel: Kernel,
-    slots: list[int],
-    op: tuple[int, int, int, int],
-    query: list[int],
-    shape: list[int],
-    lengths: bool = True,
-) -> int:
-    """One AvoidWalls leaf run directly in the C: a wall at x = 5 from y = -10 to 10, 2 px
-    thick (the geometry's only shape), the candidates ``query`` (agent), ``shape``."""
-    ffi = kernel.ffi
-    n = len(slots)
-    program = ffi.new("as_program *")
-    program.ops = kernel.buffer("int32_t[]", np.array(op, dtype=np.int32))
-    program.n_ops = 1
-    program.params = kernel.buffer("double[]", np.tile([45.0, 0.5], max(n, 1)))
-    program.n_params = 2
-    walls = ffi.new("as_walls[]", 1)
-    kernel.keep.append(walls)
-    walls[0].query = kernel.buffer("intptr_t[]", np.array(query or [0], dtype=np.intp))
-    walls[0].shape = kernel.buffer("intptr_t[]", np.array(shape or [0], dtype=np.intp))
-    walls[0].count = len(query)
-    if lengths:
-        walls[0].length = kernel.buffer("double[]", np.full(max(n, 1), 10.0))
-    # AX AY BX BY UX UY LEN RAD GX GY (geometry/_kernels.py), start, turn = ux - i uy.
-    columns = np.array([5.0, -10.0, 5.0, 10.0, 0.0, 1.0, 20.0, 1.0, 1.0, 0.0])
-    walls[0].columns = kernel.buffer("double[]", columns)
-    walls[0].start = kernel.buffer("double[]", np.array([5.0, -10.0]))
-    walls[0].turn = kernel.buffer("double[]", np.array([0.0, -1.0]))
-    walls[0].shapes = 1
-    program.walls, program.n_walls = walls, 1
-    slots_array = kernel.buffer("intptr_t[]", np.array(slots or [0], dtype=np.intp))
-    return int(kernel.lib.as_steer(kernel.agents, slots_array, n, program, 1 / 60))
+def steer_walls(kernel: Kernel, op: tuple[int, int, int, int], geometry: bool = True) -> int:
+    """One AvoidWalls leaf run directly in the C for agents 0 and 1, among a wall at x = 5
+    from y = -10 to 10, 2 px thick (the geometry's only shape), or no geometry."""
+    walls = kernel.geometry(segments=[((5, -10), (5, 10), 1.0)]) if geometry else None
+    return kernel.steer([0, 1], [op], geometry=walls, columns=3)
 
 
-def test_the_c_refuses_wall_candidates_out_of_range_and_writes_nothing() -> None:
+def test_the_c_refuses_wall_leaves_out_of_range_and_writes_nothing() -> None:
     kernel = Kernel(capacity=4)
     kernel.columns["heading"][:] = (1.0, 0.0)
     kernel.columns["velocity"][:] = (1.0, 0.0)
-    avoid = (AVOID_WALLS, 0, 0, 0)  # 2 parameter columns: side_angle, side_ratio
-    assert steer_walls(kernel, [0, 1], (AVOID_WALLS, 0, 1, 0), [0, 1], [0, 0]) == -2  # columns
-    assert steer_walls(kernel, [0, 1], (AVOID_WALLS, 1, 0, 0), [0, 1], [0, 0]) == -2  # set 1 of 1
-    assert steer_walls(kernel, [0, 1], avoid, [1, 0], [0, 0]) == ERR_WALLS  # not grouped
-    assert steer_walls(kernel, [0, 1], avoid, [0, 2], [0, 0]) == ERR_WALLS  # agent 2 of 2
-    assert steer_walls(kernel, [0, 1], avoid, [-1], [0]) == ERR_WALLS
-    assert steer_walls(kernel, [0, 1], avoid, [0, 1], [0, 1]) == ERR_WALLS  # wall 1 of 1
-    assert steer_walls(kernel, [0, 1], avoid, [0, 1], [0, -1]) == ERR_WALLS
-    assert steer_walls(kernel, [0, 1], avoid, [0], [0], lengths=False) == ERR_WALLS
+    kernel.columns["position"][:] = (2.5, 0.0)  # feelers of 1 px (the length column's) reach
+    avoid = (AVOID_WALLS, 0, 0, 0)  # 3 parameter columns: length, side_angle, side_ratio
+    assert steer_walls(kernel, (AVOID_WALLS, 0, 1, 0)) == -2  # columns 1..3 of 3
+    assert steer_walls(kernel, avoid, geometry=False) == ERR_GEOMETRY
     assert not kernel.columns["force"].any()
-    assert steer_walls(kernel, [0, 1], avoid, [0, 1], [0, 0]) == 0
+    assert steer_walls(kernel, avoid) == 0
     assert (kernel.columns["force"][:2, 0] < 0).all()  # both pushed back from the wall ahead

@@ -44,28 +44,35 @@ static vec2 pass_velocity(vec2 local, double clear, double touch, double side,
     return scaled(cmul(scaled(local, 1.0 / size), turn), speed);
 }
 
-/* avoid.AvoidObstacles.steer for one agent: the nearest threat among its candidates (the
- * first of equals, first_min), passed on the side kept for it. cursor: the first candidate
- * not yet read. params: buffer, braking. */
-vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor,
-                            const double *params) {
+/* avoid.AvoidObstacles.steer for one agent: the nearest threat among the obstacles near its
+ * detection box (the first of equals, first_min), passed on the side kept for it.
+ * params: length, min_length, buffer, braking. */
+vec2 avoid_obstacles(const agent *a, as_geometry *geometry, as_obstacles *set,
+                     const double *params) {
     double speed = sqrt(a->velocity.x * a->velocity.x + a->velocity.y * a->velocity.y);
-    double length = set->length[a->row];
-    double swath = a->radius + params[0];
+    double length = look_ahead(a, params[0]); /* avoid.obstacle_candidates */
+    length += params[1];
+    double swath = a->radius + params[2];
+    double reach = length + swath; /* the detection box lies within it */
+    vec2 lo = {a->position.x - reach, a->position.y - reach};
+    vec2 hi = {a->position.x + reach, a->position.y + reach};
+    intptr_t k = shapes_near(geometry, geometry->n_walls, geometry->shapes.m, lo, hi);
+    const double *cols = geometry->shapes.cols;
+    intptr_t m = geometry->shapes.m;
     double best = INFINITY, size = 0.0, shape = -1.0;
     vec2 local = ZERO;
-    intptr_t p = *cursor;
-    for (; p < set->count && set->query[p] == a->row; p++) {
-        vec2 here;
-        double key = obstacle_key(a, load(set->centre, p), set->size[p], swath, length, &here);
+    for (intptr_t p = 0; p < k; p++) {
+        intptr_t j = geometry->found[p];
+        vec2 here, centre = {cols[j], cols[m + j]}; /* _kernels' columns AX, AY */
+        double radius = cols[7 * m + j];            /* RAD */
+        double key = obstacle_key(a, centre, radius, swath, length, &here);
         if (key < best) {
             best = key;
             local = here;
-            size = set->size[p];
-            shape = set->shape[p];
+            size = radius;
+            shape = (double)j;
         }
     }
-    *cursor = p;
     double previous = set->chosen[a->row];
     double kept = set->side[a->row], met = set->cruise[a->row];
     set->chosen[a->row] = shape;
@@ -81,27 +88,17 @@ vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor,
     set->side[a->row] = side;
     set->cruise[a->row] = cruise;
     vec2 desired = pass_velocity(local, size + swath, size + a->radius, side, best / length,
-                                 cruise, params[1], slowest);
+                                 cruise, params[3], slowest);
     desired = cmul(desired, a->heading);
     vec2 change = {desired.x - a->velocity.x, desired.y - a->velocity.y};
     return scaled(change, 1.0 / a->response_time);
 }
 
-/* Every obstacle set: its state there for the n agents, its candidates grouped by asking
- * agent (0 <= query < n, non-decreasing). */
+/* Every obstacle set: its state there for the n agents. */
 int check_obstacles(const as_program *program, intptr_t n) {
     for (intptr_t s = 0; s < program->n_obstacles; s++) {
         const as_obstacles *set = program->obstacles + s;
-        if (set->count < 0) return AS_ERR_OBSTACLES;
-        if (n > 0 && (!set->length || !set->chosen || !set->side || !set->cruise))
-            return AS_ERR_OBSTACLES;
-        if (set->count > 0 && (!set->query || !set->shape || !set->centre || !set->size))
-            return AS_ERR_OBSTACLES;
-        intptr_t last = 0;
-        for (intptr_t p = 0; p < set->count; p++) {
-            if (set->query[p] < last || set->query[p] >= n) return AS_ERR_OBSTACLES;
-            last = set->query[p];
-        }
+        if (n > 0 && (!set->chosen || !set->side || !set->cruise)) return AS_ERR_OBSTACLES;
     }
     return AS_OK;
 }

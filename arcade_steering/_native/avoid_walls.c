@@ -30,12 +30,12 @@ static inline vec2 divided(vec2 v, double d) {
 static inline double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
 
 /* One shape's columns: col(set, k, j) is column k of shape j. */
-static inline double col(const as_walls *set, int k, intptr_t j) {
-    return set->columns[k * set->shapes + j];
+static inline double col(const as_shapes *set, int k, intptr_t j) {
+    return set->cols[k * set->m + j];
 }
 
 /* _kernels.gradient's direction, at p, of shape j */
-static vec2 gradient(const as_walls *set, intptr_t j, vec2 p) {
+static vec2 gradient(const as_shapes *set, intptr_t j, vec2 p) {
     double wx = p.x - col(set, AX, j), wy = p.y - col(set, AY, j);
     double tau = minimum(maximum(wx * col(set, UX, j) + wy * col(set, UY, j), 0.0),
                          col(set, LEN, j));
@@ -50,7 +50,7 @@ static vec2 gradient(const as_walls *set, intptr_t j, vec2 p) {
 }
 
 /* _kernels.ray_contact_normal: the ray from s along d touching shape j at p */
-static vec2 ray_contact_normal(const as_walls *set, intptr_t j, vec2 p, vec2 s, vec2 d) {
+static vec2 ray_contact_normal(const as_shapes *set, intptr_t j, vec2 p, vec2 s, vec2 d) {
     double ux = col(set, UX, j), uy = col(set, UY, j);
     double along = (p.x - col(set, AX, j)) * ux + (p.y - col(set, AY, j)) * uy;
     double off = (s.y - col(set, AY, j)) * ux - (s.x - col(set, AX, j)) * uy;
@@ -74,7 +74,7 @@ static vec2 ray_contact_normal(const as_walls *set, intptr_t j, vec2 p, vec2 s, 
 
 /* _kernels.contact_normal for one contact p of the ray from s along d with shape j, world
  * frame; inside: the ray starts inside the shape. */
-static vec2 contact_normal(const as_walls *set, intptr_t j, vec2 p, vec2 s, vec2 d, int inside) {
+static vec2 contact_normal(const as_shapes *set, intptr_t j, vec2 p, vec2 s, vec2 d, int inside) {
     double ux = col(set, UX, j), uy = col(set, UY, j);
     double wx = p.x - col(set, AX, j), wy = p.y - col(set, AY, j);
     double tau = wx * ux;
@@ -96,9 +96,9 @@ typedef struct {
     intptr_t shape; /* -1 for none */
 } contact;
 
-/* _frames.cast_fans for one agent: each feeler's first contact with walls first..end-1 of
- * the set, the first of equals in the broad phase's order. */
-static void cast_fans(const as_walls *set, intptr_t first, intptr_t end, vec2 origin,
+/* _frames.cast_fans for one agent: each feeler's first contact with the k walls found, the
+ * first of equals in their order. */
+static void cast_fans(const as_shapes *set, const intptr_t *found, intptr_t k, vec2 origin,
                       const vec2 *rays, double inflate, contact *out) {
     double best[FANS];
     intptr_t win[FANS];
@@ -107,8 +107,8 @@ static void cast_fans(const as_walls *set, intptr_t first, intptr_t end, vec2 or
         best[f] = INFINITY;
         win[f] = -1;
     }
-    for (intptr_t p = first; p < end; p++) {
-        intptr_t j = set->shape[p];
+    for (intptr_t p = 0; p < k; p++) {
+        intptr_t j = found[p];
         vec2 rotation = load(set->turn, j);
         vec2 local = cmul(minus(origin, load(set->start, j)), rotation);
         double core = col(set, LEN, j), grown = col(set, RAD, j) + inflate;
@@ -152,7 +152,7 @@ static void cast_fans(const as_walls *set, intptr_t first, intptr_t end, vec2 or
 }
 
 /* avoid._towards_nearer_end: along wall j towards its end nearer to point */
-static vec2 towards_nearer_end(const as_walls *set, intptr_t j, vec2 point) {
+static vec2 towards_nearer_end(const as_shapes *set, intptr_t j, vec2 point) {
     vec2 direction = conjugate(load(set->turn, j));
     double along = inner(minus(point, load(set->start, j)), direction);
     if (along <= 0.5 * col(set, LEN, j)) {
@@ -162,25 +162,29 @@ static vec2 towards_nearer_end(const as_walls *set, intptr_t j, vec2 point) {
     return direction;
 }
 
-/* avoid.feel_walls for one agent: its three feelers against its candidate walls, then
- * _avoid_kernels.feeler_depths and wall_push. cursor: the first candidate not yet read.
- * params: side_angle, side_ratio. */
-vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params) {
-    intptr_t first = *cursor, end = first;
-    while (end < set->count && set->query[end] == a->row) end++;
-    *cursor = end;
-    if (end == first) return ZERO;
+/* avoid.feel_walls for one agent: its three feelers against the walls near it, then
+ * _avoid_kernels.feeler_depths and wall_push. params: length, side_angle, side_ratio. */
+vec2 avoid_walls(const agent *a, as_geometry *geometry, const double *params) {
+    double front = look_ahead(a, params[0]); /* avoid.feeler_length */
+    /* One broad phase serves the three feelers: they all lie within the front one's length
+     * of the agent's circle. */
+    double reach = front + a->radius;
+    vec2 lo = {a->position.x - reach, a->position.y - reach};
+    vec2 hi = {a->position.x + reach, a->position.y + reach};
+    intptr_t k = shapes_near(geometry, 0, geometry->n_walls, lo, hi);
+    if (k == 0) return ZERO;
+    const as_shapes *set = &geometry->shapes;
 
     /* _avoid_kernels.feelers (and _turn: math.radians, math.cos, math.sin) */
-    double angle = params[0] * (PI / 180.0);
+    double angle = params[1] * (PI / 180.0);
     vec2 turn = {cos(angle), sin(angle)};
-    double front = set->length[a->row], side = front * params[1];
+    double side = front * params[2];
     vec2 direction[FANS] = {a->heading, cmul(a->heading, turn), cmul(a->heading, conjugate(turn))};
     double lengths[FANS] = {front, side, side};
     vec2 rays[FANS];
     for (int f = 0; f < FANS; f++) rays[f] = times_real(direction[f], lengths[f]);
     contact hits[FANS];
-    cast_fans(set, first, end, a->position, rays, a->radius, hits);
+    cast_fans(set, geometry->found, k, a->position, rays, a->radius, hits);
     if (hits[0].shape < 0 && hits[1].shape < 0 && hits[2].shape < 0) return ZERO;
 
     /* _avoid_kernels.feeler_depths */
@@ -224,23 +228,4 @@ vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const do
     slide = minimum(maximum(slide, 0.0), sqrt(room));
     if (worst <= 0.0) return ZERO;
     return plus(times_real(away, push), times_real(tangent, slide));
-}
-
-/* Every wall set: feeler lengths there for the n agents, its candidates grouped by asking
- * agent (0 <= query < n, non-decreasing), each a shape of the geometry. */
-int check_walls(const as_program *program, intptr_t n) {
-    for (intptr_t s = 0; s < program->n_walls; s++) {
-        const as_walls *set = program->walls + s;
-        if (set->count < 0 || set->shapes < 0) return AS_ERR_WALLS;
-        if (n > 0 && !set->length) return AS_ERR_WALLS;
-        if (set->count > 0 && (!set->query || !set->shape)) return AS_ERR_WALLS;
-        if (set->shapes > 0 && (!set->columns || !set->start || !set->turn)) return AS_ERR_WALLS;
-        intptr_t last = 0;
-        for (intptr_t p = 0; p < set->count; p++) {
-            if (set->query[p] < last || set->query[p] >= n) return AS_ERR_WALLS;
-            if (set->shape[p] < 0 || set->shape[p] >= set->shapes) return AS_ERR_WALLS;
-            last = set->query[p];
-        }
-    }
-    return AS_OK;
 }

@@ -1,5 +1,5 @@
 """A batch's program bound to the C structs, and, step by step, what its leaves read: moving
-targets, neighbour pairs, candidate obstacles and walls, paths, leaders, sight cones, and the
+targets, neighbour pairs, the walls and obstacles, paths, leaders, sight cones, and the
 per-agent state the C writes in place, stored back after the call as the numpy components
 store it. Every array is checked (dtype, shape, contiguity) before its address goes to C."""
 
@@ -12,15 +12,12 @@ import numpy as np
 from .._core.batches import Batch
 from .._core.perception import hidden as hidden_from
 from .._util.masks import some
-from .._util.vec import as_complex, as_points
-from ..behaviors._avoid_kernels import lengths_of
-from ..behaviors.avoid import feeler_length, obstacle_candidates
 from ..behaviors.sight_cone import EvadeSightCone
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
-from ..geometry._kernels import NCOL
 from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
 from .follow import bind_leaders, path_binding
+from .geometry import NativeGeometry
 from .program import Program
 
 __all__ = ["BoundProgram"]
@@ -56,8 +53,6 @@ class BoundProgram:
         self._obstacles = ffi.new("as_obstacles[]", max(len(program.avoiders), 1))
         self._held: list[Any] = []
         self._held_obstacles: list[Any] = []
-        self._walls = ffi.new("as_walls[]", max(len(program.walls), 1))
-        self._held_walls: list[Any] = []
         self._paths = ffi.new("as_paths[]", max(len(program.followers), 1))
         self._followers = [
             path_binding(ffi, self._paths[k], node) for k, node in enumerate(program.followers)
@@ -88,13 +83,13 @@ class BoundProgram:
         struct.pairs, struct.n_pairs = self._pairs, len(program.neighbor_leaves)
         struct.obstacles, struct.n_obstacles = self._obstacles, len(program.avoiders)
         struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
-        struct.walls, struct.n_walls = self._walls, len(program.walls)
         struct.paths, struct.n_paths = self._paths, len(program.followers)
         struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
         self._struct = struct
 
-    def for_step(self, frame: StepFrame, batch: Batch) -> Any:
-        """The program's struct with this step's moving targets and neighbour pairs."""
+    def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
+        """The program's struct with this step's moving targets, neighbour pairs and what
+        else its leaves read; ``geometry`` holds the walls and obstacles as the C reads them."""
         for number, table in enumerate(self.program.targets):
             if table.moving:
                 self._targets[number] = table.positions(frame)
@@ -105,8 +100,8 @@ class BoundProgram:
             self._bind_obstacles(frame, batch)
         if self.program.sight_cones:
             self._bind_sight_cones(frame, batch)
-        if self.program.walls:
-            self._bind_walls(frame, batch)
+        if self.program.avoiders or self.program.walls:
+            self._struct.geometry = geometry.struct(frame.geometry)
         if self.program.followers or self.program.leaders:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             for binding in self._followers:
@@ -134,30 +129,15 @@ class BoundProgram:
             binding.store()
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
-        """Each AvoidObstacles leaf's candidates, found as its numpy steer finds them (the
-        same broad phase, so the same order), and its state to read and write in place."""
-        ffi = self._ffi
+        """Each AvoidObstacles leaf's state, to read and write in place (the C finds the
+        obstacles near each agent itself)."""
         batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        n = len(batch)
+        ffi, n = self._ffi, len(batch)
         held: list[Any] = []
         self._states = []
         for number, node in enumerate(self.program.avoiders):
             ctx = SteeringContext(batch_frame, node)
-            params = ctx.params(node.component)
-            speed = lengths_of(as_complex(ctx.velocity))
-            length, _, rows, shapes = obstacle_candidates(ctx, params, speed)
-            centre, size = ctx.geometry.capsules(shapes)
             entry = self._obstacles[number]
-            entry.count = p = len(rows)
-            candidates = {
-                "query": (rows, INTP, ()),
-                "shape": (shapes, FLOAT, ()),
-                "centre": (np.column_stack((centre.real, centre.imag)), FLOAT, (2,)),
-                "size": (size, FLOAT, ()),
-            }
-            for name, (values, dtype, shape) in candidates.items():
-                point(ffi, entry, name, values, dtype, (p, *shape), held)
-            point(ffi, entry, "length", length, FLOAT, (n,), held)
             state = {
                 name: point(ffi, entry, member, ctx.state(name, fill), FLOAT, (n,), held, True)
                 for name, member, fill in _OBSTACLE_STATE
@@ -190,31 +170,6 @@ class BoundProgram:
                 hidden = hidden_from(ctx.geometry, self._targets[leader], ctx.position, "walls")
                 point(self._ffi, entry, "hidden", hidden, BYTE, (n,), held)
         self._held_sight_cones = held
-
-    def _bind_walls(self, frame: StepFrame, batch: Batch) -> None:
-        """Each AvoidWalls leaf's candidate walls, found as feel_walls finds them (the same
-        broad phase, so the same order), its feelers' lengths, and the shapes they index."""
-        ffi = self._ffi
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        n = len(batch)
-        held: list[Any] = []
-        for number, node in enumerate(self.program.walls):
-            ctx = SteeringContext(batch_frame, node)
-            length = feeler_length(ctx, ctx.params(node.component))
-            position = as_complex(ctx.position)
-            geometry = ctx.geometry
-            rows, walls = geometry.pairs(position.real, position.imag, length + ctx.radius, "walls")
-            columns, start, turn = geometry.local_frames
-            m = columns.shape[1]
-            entry = self._walls[number]
-            entry.count, entry.shapes = len(rows), m
-            point(ffi, entry, "query", rows, INTP, (len(rows),), held)
-            point(ffi, entry, "shape", walls, INTP, (len(rows),), held)
-            point(ffi, entry, "length", length, FLOAT, (n,), held)
-            point(ffi, entry, "columns", columns, FLOAT, (NCOL, m), held)  # avoid_walls.c's NCOL
-            for name, values in (("start", start), ("turn", turn)):
-                point(ffi, entry, name, as_points(values), FLOAT, (m, 2), held)
-        self._held_walls = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every

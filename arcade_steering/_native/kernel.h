@@ -14,8 +14,8 @@
 #define AS_SEPARATION 4 /* a: pair set, b: radius column */
 #define AS_WEIGHTED 5   /* a: children k, b: first of k weight columns; pops k, pushes 1 */
 #define AS_PRIORITY 6   /* a: children k, b: threshold column; pops k, pushes 1 */
-#define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 2 columns (buffer, braking);
-                              * pushes a force */
+#define AS_AVOID_OBSTACLES 7 /* a: obstacle set, b: first of 4 columns (length,
+                              * min_length, buffer, braking); pushes a force */
 #define AS_PURSUE 16  /* a: leader set (the quarry), b: max_prediction column; pushes a force */
 #define AS_EVADE 17   /* a: leader set (the threat), b: first of 2 columns (threat_range,
                        * max_prediction); pushes a force */
@@ -26,8 +26,8 @@
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
                                 * max_prediction), c: sight-cone set; pushes a force */
-#define AS_AVOID_WALLS 8 /* a: wall set, b: first of 2 columns (side_angle, side_ratio);
-                          * pushes a force */
+#define AS_AVOID_WALLS 8 /* b: first of 3 columns (length, side_angle, side_ratio); pushes a
+                          * force */
 #define AS_FOLLOW_PATH 9    /* a: path set, b: first of 5 columns (prediction, look_ahead,
                              * min_look_ahead, slowing_radius, tolerance); pushes a force */
 #define AS_FOLLOW_LEADER 10 /* a: leader set, b: first of 3 columns (distance, slowing_radius,
@@ -46,10 +46,9 @@
 #define AS_ERR_PROGRAM -2 /* an opcode, column, target or pair set out of range */
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
 #define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
-#define AS_ERR_OBSTACLES -5 /* obstacle candidates not grouped by agent, or state missing */
+#define AS_ERR_OBSTACLES -5 /* an obstacle set's state missing */
 #define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
-#define AS_ERR_WALLS -7 /* wall candidates not grouped by agent, a wall out of range, or the
-                        * walls or feeler lengths missing */
+#define AS_ERR_GEOMETRY -7 /* the geometry inconsistent, or missing where a leaf reads it */
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
@@ -81,16 +80,10 @@ typedef struct {
     int32_t everyone;
 } as_pairs;
 
-/* One AvoidObstacles leaf's candidate obstacles this step, as the numpy broad phase lists
- * them (grouped by asking agent, in its order: the first of equal threats wins) for the
- * detection boxes it was given, and its per-agent state, read and written in place. */
+/* One AvoidObstacles leaf's per-agent state, read and written in place. Its candidates are
+ * the geometry's obstacles near each agent's detection box (as_geometry), tried in ascending
+ * order: the first of equal threats wins. */
 typedef struct {
-    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
-    const double *shape;    /* (count,) the obstacle's row in the geometry */
-    const double *centre;   /* (count, 2) px */
-    const double *size;     /* (count,) radius, px */
-    intptr_t count;
-    const double *length;   /* (n,) each agent's detection box length, px */
     double *chosen;         /* (n,) the obstacle steered round, -1 for none */
     double *side;           /* (n,) +1 or -1, 0 for none */
     double *cruise;         /* (n,) the speed the threat was met with, NaN for none */
@@ -108,19 +101,36 @@ typedef struct {
     const uint8_t *hidden;       /* (n,) 1 where walls hide the agent from its leader
                                   * (occluded=True), or NULL: none hides */
 } as_sight_cones;
-/* One AvoidWalls leaf's candidate walls this step, as the numpy broad phase lists them
- * (grouped by asking agent, in its order: the first of equal contacts wins), and the
- * geometry's shapes they index (geometry/_capsules.py's local_frames). */
+/* The walls and obstacles as the native step reads them (geometry/_frames.LocalFrames). */
 typedef struct {
-    const intptr_t *query;  /* (count,) position of the asking agent in the batch */
-    const intptr_t *shape;  /* (count,) the wall's row in the geometry */
-    intptr_t count;
-    const double *length;   /* (n,) each agent's front feeler length, px */
-    const double *columns;  /* (10, shapes) the shape columns of geometry/_kernels.py */
-    const double *start;    /* (shapes, 2) each core's first end, px */
-    const double *turn;     /* (shapes, 2) each core's rotation into its frame, unit */
-    intptr_t shapes;
-} as_walls;
+    const double *cols;  /* (10, m) the kernel columns: ax ay bx by ux uy len rad gx gy */
+    const double *start; /* (m, 2) each core's first end, px */
+    const double *turn;  /* (m, 2) each core's rotation into its frame, a unit complex */
+    intptr_t m;
+} as_shapes;
+
+/* The world's walls (shapes 0 .. n_walls - 1) and obstacles (the rest), and a uniform grid of
+ * square cells over them: cell column * ny + row lists, in ascending order, every shape whose
+ * capsule may overlap it. Checked once (as_check_geometry) when made; seen and found are the
+ * queries' scratch. */
+typedef struct {
+    as_shapes shapes;
+    intptr_t n_walls;
+    double origin_x, origin_y; /* the grid's lower-left corner, px */
+    double cell;               /* its cells' side, px */
+    intptr_t nx, ny;
+    const intptr_t *first;     /* (nx * ny,) each cell's first listing in items */
+    const intptr_t *count;     /* (nx * ny,) each cell's listings */
+    const intptr_t *items;     /* (listings,) shape rows */
+    intptr_t listings;
+    intptr_t *seen;            /* (m,) the query that last listed each shape */
+    intptr_t *found;           /* (m,) the shapes one query found */
+    intptr_t queries;          /* queries so far */
+} as_geometry;
+
+/* Whether the geometry's sizes, grid and listings are consistent: AS_OK, or AS_ERR_GEOMETRY. */
+int as_check_geometry(const as_geometry *geometry);
+
 /* One FollowPath (or StayOnPath) leaf's paths, stacked as path/pack.py's PathPack stacks
  * them, and a FollowPath's agents' progress, read and written in place (NULL for a
  * StayOnPath). */
@@ -177,8 +187,7 @@ typedef struct {
     intptr_t n_world;
     as_sight_cones *sight_cones; /* (n_sight_cones,) */
     intptr_t n_sight_cones;
-    const as_walls *walls;  /* (n_walls,) */
-    intptr_t n_walls;
+    as_geometry *geometry;  /* the walls and obstacles (checked), or NULL: none */
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's
@@ -189,14 +198,6 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
 /* integrate() without the solid step: truncate the force, accelerate, move, turn headings. */
 int as_integrate(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
                  double heading_min_speed);
-
-/* The walls and obstacles as the solid step reads them (geometry/_frames.LocalFrames). */
-typedef struct {
-    const double *cols;  /* (10, m) the kernel columns: ax ay bx by ux uy len rad gx gy */
-    const double *start; /* (m, 2) each core's first end, px */
-    const double *turn;  /* (m, 2) each core's rotation into its frame, a unit complex */
-    intptr_t m;
-} as_shapes;
 
 /* Solid circles and their candidate shapes this step, as the numpy broad phase lists them
  * (grouped by circle, in its order: the first of equal contacts wins). */

@@ -107,6 +107,16 @@ static inline double minimum(double a, double b) {
     return a < b ? a : b;
 }
 
+/* _avoid_kernels.look_ahead for one agent: how far ahead it looks at its speed; given is its
+ * length parameter (inf: the stopping distance from max_speed, plus its radius). */
+static inline double look_ahead(const agent *a, double given) {
+    double full = a->max_speed * a->max_speed;
+    full /= 2.0 * (a->max_force / a->mass);
+    full += a->radius;
+    if (given < INFINITY) full = given;
+    return full * minimum(length(a->velocity) / a->max_speed, 1.0);
+}
+
 /* _avoid_kernels.times */
 static inline vec2 cmul(vec2 a, vec2 b) {
     vec2 r = {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
@@ -136,8 +146,15 @@ neighbor_grid *build_neighbor_grid(const as_agents *agents, const as_program *pr
                                    intptr_t n);
 void free_neighbor_grid(neighbor_grid *grid);
 
+/* geometry.c: the shapes first .. stop - 1 whose bounding boxes meet the box [lo, hi], each
+ * once, in ascending order, into geometry->found; returns how many. */
+intptr_t shapes_near(as_geometry *geometry, intptr_t first, intptr_t stop, vec2 lo, vec2 hi);
+/* as_check_geometry's checks of sizes and pointers, not of every listing (once per call) */
+int check_geometry_sizes(const as_geometry *geometry);
+
 /* avoid_obstacles.c */
-vec2 avoid_obstacles(const agent *a, as_obstacles *set, intptr_t *cursor, const double *params);
+vec2 avoid_obstacles(const agent *a, as_geometry *geometry, as_obstacles *set,
+                     const double *params);
 int check_obstacles(const as_program *program, intptr_t n);
 
 /* evade_sight_cone.c */
@@ -145,8 +162,7 @@ vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *s
                       vec2 leader, const double *params);
 int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
 /* avoid_walls.c */
-vec2 avoid_walls(const agent *a, const as_walls *set, intptr_t *cursor, const double *params);
-int check_walls(const as_program *program, intptr_t n);
+vec2 avoid_walls(const agent *a, as_geometry *geometry, const double *params);
 /* follow_path.c */
 vec2 follow_path(const agent *a, as_paths *set, const double *params);
 vec2 stay_on_path(const agent *a, const as_paths *set, double prediction);

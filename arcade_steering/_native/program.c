@@ -13,8 +13,6 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_pairs > 0 && program->pairs == NULL) return AS_ERR_PROGRAM;
     if (program->n_obstacles < 0 || program->n_obstacles > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_obstacles > 0 && program->obstacles == NULL) return AS_ERR_PROGRAM;
-    if (program->n_walls < 0 || program->n_walls > AS_MAX_STACK) return AS_ERR_PROGRAM;
-    if (program->n_walls > 0 && program->walls == NULL) return AS_ERR_PROGRAM;
     if (program->n_paths < 0 || program->n_paths > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_paths > 0 && program->paths == NULL) return AS_ERR_PROGRAM;
     if (program->n_leaders < 0 || program->n_leaders > AS_MAX_STACK) return AS_ERR_PROGRAM;
@@ -36,7 +34,8 @@ static int check_program(const as_program *program, intptr_t n) {
                 break;
             case AS_AVOID_OBSTACLES:
                 if (op[1] < 0 || op[1] >= program->n_obstacles) return AS_ERR_PROGRAM;
-                columns = 2;
+                if (!program->geometry) return AS_ERR_GEOMETRY;
+                columns = 4;
                 depth += 1;
                 break;
             case AS_EVADE_SIGHT_CONE:
@@ -46,8 +45,8 @@ static int check_program(const as_program *program, intptr_t n) {
                 depth += 1;
                 break;
             case AS_AVOID_WALLS:
-                if (op[1] < 0 || op[1] >= program->n_walls) return AS_ERR_PROGRAM;
-                columns = 2;
+                if (!program->geometry) return AS_ERR_GEOMETRY;
+                columns = 3;
                 depth += 1;
                 break;
             case AS_FOLLOW_PATH: case AS_STAY_ON_PATH:
@@ -90,8 +89,7 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
 
 /* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors, intptr_t *obstacle_cursors,
-                        intptr_t *wall_cursors) {
+                        intptr_t n, intptr_t *cursors) {
     vec2 stack[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
@@ -121,7 +119,7 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                                  a->params[op[2]]);
                 break;
             case AS_AVOID_OBSTACLES:
-                force = avoid_obstacles(a, program->obstacles + op[1], obstacle_cursors + op[1],
+                force = avoid_obstacles(a, program->geometry, program->obstacles + op[1],
                                         a->params + op[2]);
                 break;
             case AS_EVADE_SIGHT_CONE: /* silent when its leader is gone (Targets.silence) */
@@ -130,8 +128,7 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 if (program->gone[target]) force = ZERO;
                 break;
             case AS_AVOID_WALLS:
-                force = avoid_walls(a, program->walls + op[1], wall_cursors + op[1],
-                                    a->params + op[2]);
+                force = avoid_walls(a, program->geometry, a->params + op[2]);
                 break;
             case AS_FOLLOW_PATH:
                 force = follow_path(a, program->paths + op[1], a->params + op[2]);
@@ -183,14 +180,13 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
 
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt) {
-    intptr_t cursors[AS_MAX_STACK] = {0}, obstacle_cursors[AS_MAX_STACK] = {0};
-    intptr_t wall_cursors[AS_MAX_STACK] = {0};
+    intptr_t cursors[AS_MAX_STACK] = {0};
     int status = check_program(program, n);
     if (status == AS_OK) status = check_slots(agents, slots, n);
     if (status == AS_OK) status = check_pairs(program, agents, n);
     if (status == AS_OK) status = check_obstacles(program, n);
     if (status == AS_OK) status = check_sight_cones(program, agents, n);
-    if (status == AS_OK) status = check_walls(program, n);
+    if (status == AS_OK && program->geometry) status = check_geometry_sizes(program->geometry);
     if (status == AS_OK) status = check_paths(program, n);
     if (status == AS_OK) status = check_leaders(program, n);
     if (status != AS_OK) return status;
@@ -213,8 +209,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
         a.grid = grid;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors, obstacle_cursors,
-                                                  wall_cursors));
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors));
     }
     free_neighbor_grid(grid);
     return AS_OK;

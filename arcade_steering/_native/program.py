@@ -240,9 +240,11 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Separation: _group_rule(SEPARATION),
     Alignment: _group_rule(ALIGNMENT),
     Cohesion: _group_rule(COHESION),
-    AvoidObstacles: _reading("avoiders", AVOID_OBSTACLES, "buffer", "braking"),
+    AvoidObstacles: _reading(
+        "avoiders", AVOID_OBSTACLES, "length", "min_length", "buffer", "braking"
+    ),
     EvadeSightCone: _evade_sight_cone,
-    AvoidWalls: _reading("walls", AVOID_WALLS, "side_angle", "side_ratio"),
+    AvoidWalls: _reading("walls", AVOID_WALLS, "length", "side_angle", "side_ratio"),
     FollowPath: _reading(
         "followers",
         FOLLOW_PATH,

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._util.vec import as_complex
-from ..geometry._kernels import NCOL
 from ..solid.dig_out import DIG_REACH
 from .arrays import FLOAT, INTP, point
 
 if TYPE_CHECKING:
     from .._core.arrays import AgentArrays
     from ..geometry import StaticGeometry
+    from .geometry import NativeGeometry
 
 __all__ = ["NativeSolid"]
 
@@ -25,12 +25,12 @@ class NativeSolid:
 
     Args:
         kernel: The extension (its ``ffi`` and ``lib``).
+        geometry: The walls and obstacles as the C reads them.
     """
 
-    def __init__(self, kernel: Any) -> None:
+    def __init__(self, kernel: Any, geometry: NativeGeometry) -> None:
         self._ffi, self._lib = kernel.ffi, kernel.lib
-        # The as_shapes struct over the geometry's frames, and what it points at.
-        self._shapes: tuple[tuple[np.ndarray, ...], Any, list[Any]] | None = None
+        self._geometry = geometry
 
     def keep_out(
         self,
@@ -59,7 +59,7 @@ class NativeSolid:
         rows, shapes = geometry.pairs(source.real, source.imag, np.abs(place - source) + radius)
         if len(rows) == 0:
             return 0
-        frames = self._frames(geometry)
+        frames = self._ffi.addressof(self._geometry.struct(geometry), "shapes")
         held: list[Any] = []
         k = len(slots)
         deepest = np.empty(k)
@@ -100,23 +100,4 @@ class NativeSolid:
         point(self._ffi, struct, "shapes", shapes, INTP, (p,), held)
         struct.k, struct.count = k, p
         held.append(struct)
-        return struct
-
-    def _frames(self, geometry: StaticGeometry) -> Any:
-        """The ``as_shapes`` struct over the geometry's frames, made again when they were
-        rebuilt."""
-        cols, start_z, turn_z = geometry.local_frames
-        columns = (cols, start_z, turn_z)
-        cached = self._shapes
-        if cached is not None and all(a is b for a, b in zip(cached[0], columns, strict=True)):
-            return cached[1]
-        m = cols.shape[1]
-        struct = self._ffi.new("as_shapes *")
-        held: list[Any] = []
-        point(self._ffi, struct, "cols", cols, FLOAT, (NCOL, m), held)
-        for name, values in (("start", start_z), ("turn", turn_z)):
-            points = np.column_stack((values.real, values.imag))
-            point(self._ffi, struct, name, points, FLOAT, (m, 2), held)
-        struct.m = m
-        self._shapes = (columns, struct, held)
         return struct

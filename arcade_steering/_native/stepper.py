@@ -20,6 +20,7 @@ from .._core.batches import Batch
 from ..component.frame import StepFrame
 from .arrays import FLOAT, INTP, checked
 from .bound import BoundProgram
+from .geometry import NativeGeometry
 from .program import NotCoveredError, compile_batch
 from .report import NativeBatch, NativeReport
 from .solid_step import NativeSolid
@@ -52,9 +53,9 @@ _ERRORS = {
     -2: "an instruction out of range",
     -3: "a program that under- or overflows its stack",
     -4: "neighbour pairs out of order or out of range",
-    -5: "obstacle candidates out of order, or their state missing",
+    -5: "an obstacle set's state missing",
     -6: "a leader's slot out of range, or a sight cone's state missing",
-    -7: "wall candidates out of order or out of range, or the walls missing",
+    -7: "the walls and obstacles inconsistent, or missing",
     -8: "a path or segment out of range, or a path's arrays missing",
     -9: "a leader's arrays missing",
     -10: "solid-step candidates out of order, or a shape out of range",
@@ -77,6 +78,7 @@ class NativeStep:
         # The plan whose rows the integrator was last given, and the buffer over them.
         self._rows: tuple[RowPlan, Any] | None = None
         self._solid: NativeSolid | None = None
+        self._geometry: NativeGeometry | None = None
 
     @classmethod
     def load(cls) -> NativeStep:
@@ -104,7 +106,7 @@ class NativeStep:
         if isinstance(bound, str):
             return False
         agents = self._agents_of(frame.arrays)
-        program = bound.for_step(frame, batch)
+        program = bound.for_step(frame, batch, self._native_geometry())
         self._raise_on(
             self._kernel.lib.as_steer(agents, bound.slots, len(batch), program, frame.dt)
         )
@@ -131,7 +133,7 @@ class NativeStep:
         solid = plan.solid
         slots, begin = (plan.rows, start) if plan.all_solid else (plan.rows[solid], start[solid])
         if self._solid is None:
-            self._solid = NativeSolid(self._kernel)
+            self._solid = NativeSolid(self._kernel, self._native_geometry())
         self._raise_on(self._solid.keep_out(agents, frame.arrays, frame.geometry, slots, begin))
         self._raise_on(lib.as_turn(agents, rows[1], n, HEADING_MIN_SPEED))
         return True
@@ -165,6 +167,12 @@ class NativeStep:
                 bound = str(why)
             self._programs[batch] = bound
         return bound
+
+    def _native_geometry(self) -> NativeGeometry:
+        """The walls and obstacles as the C reads them, made on first use."""
+        if self._geometry is None:
+            self._geometry = NativeGeometry(self._kernel)
+        return self._geometry
 
     def _agents_of(self, arrays: AgentArrays) -> Any:
         """The ``as_agents`` struct over ``arrays``' columns, made again when they were

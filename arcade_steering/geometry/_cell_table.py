@@ -60,6 +60,11 @@ class CellTable:
         self.count[row] = count[by_home]
         self._probe = np.arange(probes)
 
+    @property
+    def dense(self) -> bool:
+        """Whether the table is a row per cell number (not hashed)."""
+        return self._shift is None
+
     def __len__(self) -> int:
         """Rows allocated."""
         return len(self.count)
