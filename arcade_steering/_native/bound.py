@@ -10,7 +10,6 @@ from typing import Any, cast
 import numpy as np
 
 from .._core.batches import Batch
-from .._core.perception import hidden as hidden_from
 from .._util.masks import some
 from ..behaviors.sight_cone import EvadeSightCone
 from ..component.context import SteeringContext
@@ -100,7 +99,7 @@ class BoundProgram:
             self._bind_obstacles(frame, batch)
         if self.program.sight_cones:
             self._bind_sight_cones(frame, batch)
-        if self.program.avoiders or self.program.walls:
+        if self.program.avoiders or self.program.walls or self.program.sight_cones:
             self._struct.geometry = geometry.struct(frame.geometry)
         if self.program.followers or self.program.leaders:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
@@ -147,7 +146,8 @@ class BoundProgram:
 
     def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
         """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:
-        their positions are its target's) and its state to read and write in place."""
+        their positions are its target's), its state to read and write in place, and whether
+        walls hide its followers (the C casts the lines of sight it needs)."""
         batch_frame = BatchFrame(frame, batch.slots, batch.index)
         n = len(batch)
         held: list[Any] = []
@@ -165,10 +165,7 @@ class BoundProgram:
                 for name, member in _SIGHT_CONE_STATE
             }
             self._sight_states.append((ctx, state))
-            entry.hidden = self._ffi.NULL
-            if cast(EvadeSightCone, node.component).occluded:
-                hidden = hidden_from(ctx.geometry, self._targets[leader], ctx.position, "walls")
-                point(self._ffi, entry, "hidden", hidden, BYTE, (n,), held)
+            entry.occluded = cast(EvadeSightCone, node.component).occluded
         self._held_sight_cones = held
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:

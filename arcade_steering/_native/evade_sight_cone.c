@@ -1,7 +1,8 @@
 /* EvadeSightCone (behaviors/sight_cone.py; leader.leader_headings, perception.in_sight,
  * avoid_agents.closest_approach): the leader's look worked out per agent from the leaf's
- * per-agent state, then the follower's way out of the view; with occluded=True, Python
- * casts the rays leader to follower against the walls before the call (set->hidden). */
+ * per-agent state, then the follower's way out of the view; with occluded=True, for a
+ * follower in view or near it, the line of sight from the leader cast against the walls
+ * (perception.occlude). */
 
 #include "native.h"
 
@@ -111,10 +112,27 @@ static vec2 closest_gap(vec2 offset, vec2 relative_velocity, double horizon) {
     return gap;
 }
 
+/* perception.hidden for one follower (geometry/_capsules.blocked over the walls): whether a
+ * wall stands on the line from the leader to the agent, its key (_kernels.ray_keys_local,
+ * in the wall's frame as numpy's complex product rounds it) at most 1; not where either is
+ * not at a finite place. */
+static int hidden(as_geometry *geometry, vec2 leader, vec2 agent) {
+    if (!(isfinite(leader.x) && isfinite(leader.y) && isfinite(agent.x) && isfinite(agent.y)))
+        return 0;
+    intptr_t k = shapes_along(geometry, 0, geometry->n_walls, leader, agent);
+    vec2 ray = minus(agent, leader);
+    for (intptr_t p = 0; p < k; p++) {
+        shape wall = load_shape(&geometry->shapes, geometry->found[p]);
+        vec2 start = to_frame(&wall, leader), line = ctimes(ray, wall.turn);
+        if (ray_key(start, line, wall.length, wall.size) <= 1.0) return 1;
+    }
+    return 0;
+}
+
 /* sight_cone.EvadeSightCone.steer for one agent. params: length, half_angle (degrees),
  * max_prediction. */
 vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
-                      vec2 leader, const double *params) {
+                      as_geometry *geometry, vec2 leader, const double *params) {
     intptr_t row = a->row, slot = set->leader[row];
     vec2 velocity = load(set->velocity, row);
     vec2 heading = leader_heading(agents, set, row, velocity, slot);
@@ -125,19 +143,19 @@ vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *s
     vec2 offset = {a->position.x - leader.x, a->position.y - leader.y};
     /* Followers dead on the axis split left and right, deterministically. */
     double fallback = a->slot % 2 == 0 ? 1.0 : -1.0;
-    /* perception.occlude: walls between the leader and the agent hide it (occluded=True). */
-    int hidden = set->hidden != NULL && set->hidden[row];
-    /* In view: in the cone now or where the look is turning to. */
+    /* In view: in the cone now or where the look is turning to; hidden by walls between the
+     * leader and the agent (perception.occlude, occluded=True). */
     if (in_sight(offset, heading, reach, half_angle) ||
         in_sight(offset, ahead, reach, half_angle)) {
-        if (hidden) return ZERO;
+        if (set->occluded && hidden(geometry, leader, a->position)) return ZERO;
         vec2 from_leader = {-offset.x, -offset.y};
         vec2 relative = {velocity.x - a->velocity.x, velocity.y - a->velocity.y};
         vec2 gap = closest_gap(from_leader, relative, params[2]);
         vec2 away = {-gap.x, -gap.y};
         return scaled(escape_direction(away, ahead, fallback), a->max_force);
     }
-    if (!hidden && in_sight(offset, ahead, reach + WAIT_MARGIN, half_angle + WAIT_WIDENING)) {
+    if (in_sight(offset, ahead, reach + WAIT_MARGIN, half_angle + WAIT_WIDENING) &&
+        !(set->occluded && hidden(geometry, leader, a->position))) {
         vec2 relative = {a->velocity.x - velocity.x, a->velocity.y - velocity.y};
         return stop_inward(a, relative, escape_direction(offset, ahead, fallback));
     }
@@ -145,7 +163,7 @@ vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *s
 }
 
 /* Every sight-cone set: its leaders' velocities and slots (-1 or a row of the agents'
- * columns) and its state there for the n agents. */
+ * columns), its state there for the n agents, and the geometry where walls hide them. */
 int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n) {
     if (program->n_sight_cones < 0) return AS_ERR_SIGHT_CONES;
     if (program->n_sight_cones > 0 && program->sight_cones == NULL) return AS_ERR_SIGHT_CONES;
@@ -154,6 +172,7 @@ int check_sight_cones(const as_program *program, const as_agents *agents, intptr
         if (!set->velocity || !set->leader || !set->heading || !set->velocity_before ||
             !set->look_before)
             return AS_ERR_SIGHT_CONES;
+        if (set->occluded && !program->geometry) return AS_ERR_GEOMETRY;
         for (intptr_t row = 0; row < n; row++)
             if (set->leader[row] < -1 || set->leader[row] >= agents->capacity)
                 return AS_ERR_SIGHT_CONES;

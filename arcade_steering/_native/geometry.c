@@ -87,3 +87,62 @@ int as_check_geometry(const as_geometry *g) {
         if (g->items[p] < 0 || g->items[p] >= g->shapes.m) return AS_ERR_GEOMETRY;
     return AS_OK;
 }
+
+/* geometry/_cell_lists._EDGE: a segment within this much of a cell (in cells) crosses it. */
+#define EDGE 1e-9
+
+/* The cells floor(lo - EDGE) .. floor(hi + EDGE) of an axis of cells, clipped to it, into
+ * from and to; whether any is left. A NaN bound (coordinates overflowing) reaches the end. */
+static int cell_span(double lo, double hi, intptr_t cells, intptr_t *from, intptr_t *to) {
+    double a = floor(lo - EDGE), b = floor(hi + EDGE), last = (double)(cells - 1);
+    if (isnan(a)) a = 0.0;
+    if (isnan(b)) b = last;
+    if (a > last || b < 0.0 || a > b) return 0;
+    *from = a > 0.0 ? (intptr_t)a : 0;
+    *to = b < last ? (intptr_t)b : cells - 1;
+    return 1;
+}
+
+intptr_t shapes_along(as_geometry *g, intptr_t first, intptr_t stop, vec2 a, vec2 b) {
+    intptr_t k = 0, c0, c1, r0, r1;
+    if (stop <= first) return 0;
+    double scale = 1.0 / g->cell; /* _cell_lists.crossed_cells, in cells, x ascending */
+    vec2 p = {(a.x - g->origin_x) * scale, (a.y - g->origin_y) * scale};
+    vec2 r = {(b.x - g->origin_x) * scale, (b.y - g->origin_y) * scale};
+    if (p.x > r.x) {
+        vec2 swap = p;
+        p = r;
+        r = swap;
+    }
+    if (!cell_span(p.x, r.x, g->nx, &c0, &c1)) return 0;
+    if (!cell_span(fmin(p.y, r.y), fmax(p.y, r.y), g->ny, &r0, &r1)) return 0;
+    if ((c1 - c0 + 1) + (r1 - r0 + 1) > stop - first) { /* long: every shape, in order */
+        for (intptr_t j = first; j < stop; j++) g->found[k++] = j;
+        return k;
+    }
+    double dx = r.x - p.x;
+    double slope = (r.y - p.y) / (dx > 0.0 ? dx : 1.0);
+    intptr_t query = ++g->queries;
+    for (intptr_t column = c0; column <= c1; column++) {
+        /* the y span in this column: from the segment's ends, or where it crosses the
+         * column's borders */
+        double left = (double)column, right = left + 1.0;
+        double ya = left <= p.x ? p.y : p.y + (left - p.x) * slope;
+        double yb = right >= r.x ? r.y : p.y + (right - p.x) * slope;
+        if (isnan(ya) || isnan(yb)) {
+            ya = -INFINITY;
+            yb = INFINITY;
+        }
+        if (!cell_span(fmin(ya, yb), fmax(ya, yb), g->ny, &r0, &r1)) continue;
+        for (intptr_t row = r0; row <= r1; row++) {
+            intptr_t cell = column * g->ny + row, end = g->first[cell] + g->count[cell];
+            for (intptr_t at = g->first[cell]; at < end; at++) {
+                intptr_t j = g->items[at];
+                if (j < first || j >= stop || g->seen[j] == query) continue;
+                g->seen[j] = query;
+                g->found[k++] = j;
+            }
+        }
+    }
+    return k;
+}

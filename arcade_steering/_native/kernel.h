@@ -98,8 +98,8 @@ typedef struct {
     double *heading;             /* (n, 2) the leader's last heading, NaN for unknown */
     double *velocity_before;     /* (n, 2) the leader's velocity one step before, NaN: unknown */
     double *look_before;         /* (n, 2) where the leader looked one step before, NaN: unknown */
-    const uint8_t *hidden;       /* (n,) 1 where walls hide the agent from its leader
-                                  * (occluded=True), or NULL: none hides */
+    int32_t occluded;            /* 1: the geometry's walls hide agents from their leader,
+                                  * on the line between them (occluded=True) */
 } as_sight_cones;
 /* The walls and obstacles as the native step reads them (geometry/_frames.LocalFrames). */
 typedef struct {

@@ -149,6 +149,10 @@ void free_neighbor_grid(neighbor_grid *grid);
 /* geometry.c: the shapes first .. stop - 1 whose bounding boxes meet the box [lo, hi], each
  * once, in ascending order, into geometry->found; returns how many. */
 intptr_t shapes_near(as_geometry *geometry, intptr_t first, intptr_t stop, vec2 lo, vec2 hi);
+/* geometry.c: the shapes first .. stop - 1 listed in the grid's cells that the segment a -> b
+ * crosses or touches (a superset of what geometry/_broad_phase's segment_pairs lists), each
+ * once, in the order met, into geometry->found; returns how many. */
+intptr_t shapes_along(as_geometry *geometry, intptr_t first, intptr_t stop, vec2 a, vec2 b);
 /* as_check_geometry's checks of sizes and pointers, not of every listing (once per call) */
 int check_geometry_sizes(const as_geometry *geometry);
 
@@ -159,7 +163,7 @@ int check_obstacles(const as_program *program, intptr_t n);
 
 /* evade_sight_cone.c */
 vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *set,
-                      vec2 leader, const double *params);
+                      as_geometry *geometry, vec2 leader, const double *params);
 int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
 /* avoid_walls.c */
 vec2 avoid_walls(const agent *a, as_geometry *geometry, const double *params);

@@ -124,7 +124,8 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_EVADE_SIGHT_CONE: /* silent when its leader is gone (Targets.silence) */
                 force = evade_sight_cone(a, agents, program->sight_cones + op[3],
-                                         load(program->targets, target), a->params + op[2]);
+                                         program->geometry, load(program->targets, target),
+                                         a->params + op[2]);
                 if (program->gone[target]) force = ZERO;
                 break;
             case AS_AVOID_WALLS:
