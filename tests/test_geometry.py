@@ -640,6 +640,16 @@ def test_empty_queries_and_empty_worlds() -> None:
     assert not near.found[0] and near.distance[0] == 5.0
 
 
+def test_a_grid_whose_width_is_a_whole_number_of_cells_only_by_rounding() -> None:
+    # 92.7 px wide in cells of 0.75 * 41.2 px: 92.7 divided by the cell rounds to 3.0, the
+    # far edge's column (one past the last), while 92.7 // cell is 2.0: three columns.
+    a, b, radius = np.array([[-38.7, 0.0]]), np.array([[50.0, 0.0]]), np.array([2.0])
+    grid = _grid.CapsuleGrid(a, b, radius, cell_size=0.75 * 41.2)
+    assert grid.nx == 3
+    rows, items = grid.pairs(np.array([[51.0, -1.0]]), np.array([[52.0, 1.0]]))
+    assert rows.tolist() == [0] and items.tolist() == [0]
+
+
 def test_far_apart_shapes_keep_the_grid_small() -> None:
     space = pymunk.Space()
     for i in range(12):

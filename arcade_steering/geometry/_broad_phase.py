@@ -84,6 +84,10 @@ class CapsuleGrid:
 
         ix0, iy0 = self._cells_of(lo)
         ix1, iy1 = self._cells_of(hi)
+        # The far corner of the boxes may round one cell past the last (x / cell_size rounds
+        # up to a whole number that x // cell_size, the columns counted, does not reach).
+        np.minimum(ix1, nx - 1, out=ix1)
+        np.minimum(iy1, ny - 1, out=iy1)
         shape_idx, cx, cy = expand_boxes(ix0, iy0, ix1, iy1)
         keep = _near_core(
             (cx + 0.5) * cell_size + origin[0],
