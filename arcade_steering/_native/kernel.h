@@ -45,7 +45,7 @@
 #define AS_ERR_SLOT -1    /* a slot outside the agents' columns */
 #define AS_ERR_PROGRAM -2 /* an opcode, column, target or pair set out of range */
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
-#define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
+#define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, a neighbour or label out of range */
 #define AS_ERR_OBSTACLES -5 /* an obstacle set's state missing */
 #define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
 #define AS_ERR_GEOMETRY -7 /* the geometry inconsistent, or missing where a leaf reads it */
@@ -78,6 +78,12 @@ typedef struct {
     const double *distance; /* (count,) px */
     intptr_t count;
     int32_t everyone;
+    /* Or, with label set (among= groups no agent is in two of), none given either: the
+     * neighbours are the agents of as_program.world within reach whose label equals the
+     * group the asking agent asks about. */
+    const intptr_t *label;  /* (n_world,) each world agent's group, -1 for none */
+    const intptr_t *asked;  /* (n,) the group each agent of the batch asks about */
+    intptr_t groups;        /* labels are -1 .. groups - 1, asked groups 0 .. groups - 1 */
 } as_pairs;
 
 /* One AvoidObstacles leaf's per-agent state, read and written in place. Its candidates are
