@@ -8,11 +8,9 @@ refusing labels out of range.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
+import arcade
 import numpy as np
 import pytest
 from conftest import NATIVE_BUILT
@@ -20,11 +18,9 @@ from test_native import Kernel, assert_agree
 
 import arcade_steering as steer
 from arcade_steering.component.context import SteeringContext
+from arcade_steering.demo import scene as demo
 from arcade_steering.demo.scene import Scene
 from arcade_steering.testing import StubSprite
-
-sys.path.insert(0, os.fspath(Path(__file__).resolve().parents[1] / "benchmarks"))
-import small_worlds
 
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
@@ -261,41 +257,77 @@ def test_an_agent_in_two_squads_takes_numpy_pairs_and_agrees(
 # -- the demo's squads -----------------------------------------------------------------------
 
 
-def demo_run(monkeypatch: pytest.MonkeyPatch, native: bool, n: int) -> np.ndarray:
-    """The demo's squads (``small_worlds``' composition: ``ceil(n / 13)`` copies of the level,
-    each squad among its own SpriteList): positions and forces over 90 updates."""
+def demo_squads(squads: int) -> tuple[steer.SteeringWorld, list, list]:
+    """The demo game's scene (its leader, a convoy of 12 followers and the scout) and
+    ``squads - 1`` more convoys in the same level, each a leader patrolling from another
+    point of the route and 12 followers among their own SpriteList, crossing each other."""
+    scene = Scene(seed=0)
+    rng = np.random.default_rng(1)
+    sprites, keep = [scene.leader, *scene.squad], [scene]
+    points = scene.route.points
+    for k in range(1, squads):
+        leader = arcade.Sprite(demo.LEADER_TEXTURE, scale=0.75)
+        leader.position = tuple(points[k % len(points)])
+        convoy = arcade.SpriteList()
+        convoy.append(leader)
+        scene.world.attach(
+            leader, demo.patrol_behavior(scene.route), max_speed=demo.LEADER_SPEED, facing="down"
+        )
+        behavior = demo.squad_behavior(leader, convoy)
+        for jitter in rng.uniform(-40.0, 40.0, (demo.FOLLOWERS, 2)):
+            follower = arcade.Sprite(demo.FOLLOWER_TEXTURE, scale=0.5)
+            follower.position = tuple(np.add(leader.position, jitter))
+            convoy.append(follower)
+            scene.world.attach(
+                follower,
+                behavior,
+                max_speed=demo.FOLLOWER_SPEED,
+                radius=demo.FOLLOWER_RADIUS,
+                facing="down",
+            )
+            sprites.append(follower)
+        sprites.append(leader)
+        keep.append(convoy)
+    return scene.world, sprites, keep
+
+
+def demo_run(monkeypatch: pytest.MonkeyPatch, native: bool, squads: int) -> np.ndarray:
+    """Positions and forces of :func:`demo_squads`' agents over 90 updates."""
     use_native(monkeypatch, native)
-    setup = small_worlds.build_demo(n)
-    world = setup.library.keep[0]
+    world, sprites, _keep = demo_squads(squads)
     report = world.native_report()
-    assert all(batch.native == native for batch in report.batches), str(report)
+    numpy_batches = [batch for batch in report.batches if not batch.native]
+    assert len(numpy_batches) == (len(report.batches) if not native else 1), str(report)
+    if native:
+        assert numpy_batches[0].reason == "PlayerControl has no native step yet"  # the scout
     out = []
     for _ in range(90):
         world.update(1 / 60)
-        out.append(
-            [[*world.agent_of(s).position, *world.agent_of(s).force] for s in setup.library.sprites]
-        )
+        out.append([[*world.agent_of(s).position, *world.agent_of(s).force] for s in sprites])
     return np.array(out)
 
 
-@pytest.mark.parametrize("n", [13, 40, 130])
-def test_the_demos_squads_agree_with_numpy(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    native = demo_run(monkeypatch, True, n)
-    numpy = demo_run(monkeypatch, False, n)
-    if n <= 64:
+@pytest.mark.parametrize("squads", [1, 3, 6])
+def test_the_demos_squads_agree_with_numpy(squads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One convoy (a SpriteList with the leader: one group), three (39 followers among their
+    own: squads), six (79 agents: the C's grid)."""
+    native = demo_run(monkeypatch, True, squads)
+    numpy = demo_run(monkeypatch, False, squads)
+    if len(native[0]) < 64:  # the scout makes one more: the world's order, the same bits
         assert native.tobytes() == numpy.tobytes()
     assert_agree(native[None], numpy[None])
 
 
-def test_the_demo_scene_runs_native_without_numpy_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The demo game's own scene: one convoy (a SpriteList with the leader) its followers
-    keep apart among; every batch but the player's runs native, no pairs from numpy."""
-    scene = Scene(seed=0)
-    report = scene.world.native_report()
-    assert [batch.native for batch in report.batches].count(False) == 1, str(report)
+@pytest.mark.parametrize("squads", [1, 3])
+def test_the_demos_squads_ask_numpy_for_no_pairs(
+    squads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, sprites, _keep = demo_squads(squads)
     no_numpy_pairs(monkeypatch)
+    start = np.array([world.agent_of(s).position for s in sprites])
     for _ in range(30):
-        scene.world.update(1 / 60)
+        world.update(1 / 60)
+    assert not np.array_equal(start, [world.agent_of(s).position for s in sprites])
 
 
 # -- what the C refuses ----------------------------------------------------------------------
