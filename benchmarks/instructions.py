@@ -56,6 +56,8 @@ def _solid_step_twice() -> None:
     """Make the integrator call the solid step twice, using the first call's result (on the
     native path, which writes in place, the agents' positions and velocities are put back
     between the two)."""
+    import numpy as np
+
     from arcade_steering._native.solid_step import NativeSolid
     from arcade_steering.component import integrate
 
@@ -65,11 +67,17 @@ def _solid_step_twice() -> None:
         once(*args)
         return once(*args)
 
-    def native_twice(self: NativeSolid, agents: Any, arrays: Any, *rest: Any) -> int:
-        saved = arrays.position.copy(), arrays.velocity.copy()
-        native_once(self, agents, arrays, *rest)
-        arrays.position[...], arrays.velocity[...] = saved
-        return native_once(self, agents, arrays, *rest)
+    def native_twice(self: NativeSolid, agents: Any, *rest: Any) -> int:
+        # The agents' columns the as_agents struct points at, which the C writes.
+        size = 16 * agents.capacity
+        columns = [
+            np.frombuffer(self._ffi.buffer(c, size)) for c in (agents.position, agents.velocity)
+        ]
+        saved = [column.copy() for column in columns]
+        native_once(self, agents, *rest)
+        for column, values in zip(columns, saved, strict=True):
+            column[...] = values
+        return native_once(self, agents, *rest)
 
     integrate.keep_out = twice
     NativeSolid.keep_out = native_twice  # type: ignore[method-assign]

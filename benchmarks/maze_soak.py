@@ -196,10 +196,12 @@ def sub_steps(into: list[tuple[np.ndarray, np.ndarray]]) -> Iterator[None]:
         return position, speed
 
     def recorded_native(
-        self: NativeSolid, agents: Any, arrays: Any, geometry: Any, slots: Any, start: Any
+        self: NativeSolid, agents: Any, geometry: Any, slots: Any, start: Any
     ) -> int:
-        status = native(self, agents, arrays, geometry, slots, start)
-        into.append((np.array(start), arrays.position[slots]))
+        status = native(self, agents, geometry, slots, start)
+        # The positions the C wrote: the agents' column the as_agents struct points at.
+        column = self._ffi.buffer(agents.position, 16 * agents.capacity)
+        into.append((np.array(start), np.frombuffer(column).reshape(-1, 2)[slots]))
         return status
 
     integrate.keep_out = recorded

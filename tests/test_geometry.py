@@ -762,6 +762,21 @@ def test_one_cell_lookup_and_box_grid_agree(monkeypatch: pytest.MonkeyPatch) -> 
     assert short_rays.hit.sum() > 50
 
 
+def test_candidates_list_each_shape_once_ascending_however_far_they_reach() -> None:
+    """Short queries look up one cell, long ones (beyond 256 px) every cell of their box:
+    both list a point's shapes once each, ascending, so the first of equal contacts (the
+    solid step's, the native step's) does not depend on how far the other points reach."""
+    space, rng = random_world(63, n_walls=60, n_circles=30, size=800.0)
+    geo = StaticGeometry(space)
+    points = rng.uniform(-20, 820, (300, 2))
+    for reach in (rng.uniform(0, 40, 300), rng.uniform(0, 600, 300)):
+        rows, shapes = geo.candidates(points, reach)
+        assert (np.diff(rows) >= 0).all()
+        same_point = np.diff(rows) == 0
+        assert (np.diff(shapes)[same_point] > 0).all()
+        assert len(rows) > 300
+
+
 def test_candidates_list_every_shape_within_reach() -> None:
     space, rng = random_world(62, n_walls=60, n_circles=30, size=800.0)
     geo = StaticGeometry(space)

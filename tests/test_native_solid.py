@@ -1,14 +1,15 @@
 """The solid step on the native path against numpy's: fuzzed worlds of solid agents among
 thick and thin walls, polygons, obstacles, corners and wedges, some spawned buried, some
 fast enough to tunnel, agree over many steps; no agent crosses a wall; each path is
-deterministic; the C refuses candidates out of range and writes nothing.
+deterministic; the C refuses circles and geometry out of range and writes nothing.
 
 ``tests/native_asan.sh`` runs this file against a build with AddressSanitizer and UBSan.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import math
+from collections.abc import Sequence
 
 import numpy as np
 import pymunk
@@ -19,7 +20,7 @@ from test_native import Kernel, assert_agree
 import arcade_steering as steer
 from arcade_steering._native.geometry import NativeGeometry
 from arcade_steering._native.solid_step import NativeSolid
-from arcade_steering.geometry import StaticGeometry
+from arcade_steering.geometry import StaticGeometry, add_obstacle, add_wall
 from arcade_steering.solid.keep_out import keep_out
 from arcade_steering.testing import StubSprite
 
@@ -239,6 +240,29 @@ def test_agents_spawned_buried_are_dug_out_as_numpy_digs_them(
     assert native_path[-1, 0, 1] > 0.0 > native_path[-1, 1, 1]
 
 
+def kept_out_as_numpy_keeps_them(
+    geometry: StaticGeometry,
+    start: np.ndarray,
+    end: np.ndarray,
+    velocity: np.ndarray,
+    radius: np.ndarray,
+) -> tuple[NativeSolid, np.ndarray]:
+    """Circles moved from ``start`` to ``end`` kept out by the C, checked against keep_out's
+    positions and velocities; returns the solid step (its ``buried`` count) and the C's
+    ``(2, n, 2)`` positions and velocities."""
+    n = len(start)
+    expected = keep_out(geometry, start, end, velocity, radius)
+    kernel = Kernel(capacity=n)
+    kernel.columns["position"][:] = end
+    kernel.columns["velocity"][:] = velocity
+    kernel.columns["radius"][:] = radius
+    solid = NativeSolid(kernel, NativeGeometry(kernel))
+    assert solid.keep_out(kernel.agents, geometry, np.arange(n), start.copy()) == 0
+    got = np.stack((kernel.columns["position"], kernel.columns["velocity"]))
+    assert_agree(got[:, None], np.stack(expected)[:, None])
+    return solid, got
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_the_c_keeps_random_circles_out_as_keep_out_does(seed: int) -> None:
     """Circles started anywhere (many inside shapes) moved anywhere: the C's positions and
@@ -252,65 +276,139 @@ def test_the_c_keeps_random_circles_out_as_keep_out_does(seed: int) -> None:
     end = start + rng.normal(0.0, float(rng.choice([3.0, 40.0, 400.0])), (n, 2))
     velocity = rng.normal(0.0, 200.0, (n, 2))
     radius = rng.choice([0.0, 1.0, 8.0, 30.0], n)
-    expected = keep_out(geometry, start, end, velocity, radius)
+    kept_out_as_numpy_keeps_them(geometry, start, end, velocity, radius)
 
-    kernel = Kernel(capacity=n)
-    kernel.columns["position"][:] = end
-    kernel.columns["velocity"][:] = velocity
-    kernel.columns["radius"][:] = radius
-    arrays = SimpleNamespace(position=kernel.columns["position"], radius=kernel.columns["radius"])
-    solid = NativeSolid(kernel, NativeGeometry(kernel))
-    status = solid.keep_out(kernel.agents, arrays, geometry, np.arange(n), start.copy())
-    assert status == 0
-    got = np.stack((kernel.columns["position"], kernel.columns["velocity"]))
-    assert_agree(got[:, None], np.stack(expected)[:, None])
+
+def space_of(walls: Sequence[tuple] = (), obstacles: Sequence[tuple] = ()) -> StaticGeometry:
+    """The geometry of a space holding ``walls`` ``(a, b, thickness)`` and ``obstacles``
+    ``(centre, radius)``."""
+    space = pymunk.Space()
+    for a, b, thickness in walls:
+        add_wall(space, a, b, thickness=thickness)
+    for centre, radius in obstacles:
+        add_obstacle(space, centre, radius)
+    return StaticGeometry(space)
+
+
+def test_circles_buried_deep_are_dug_out_as_numpy_digs_them() -> None:
+    """Circles up to their whole radius and more inside a thick wall and large obstacles
+    (on a core, at a centre, pinched where two overlap), moving or not."""
+    geometry = space_of(
+        (((0, 0), (400, 0), 60), ((0, -200), (0, 200), 40)),
+        (((200, 150), 80), ((300, 150), 70), ((600, 0), 120)),
+    )
+    spots = [(100, 0), (200, 5), (10, 10), (0, 100), (200, 150), (250, 150), (600, 0), (650, 40)]
+    start = np.array(spots, dtype=float)
+    rng = np.random.default_rng(3)
+    for motion in (0.0, 2.0, 40.0):
+        end = start + rng.normal(0.0, motion, start.shape) if motion else start.copy()
+        velocity = rng.normal(0.0, 300.0, start.shape)
+        radius = np.full(len(start), 12.0)
+        solid, got = kept_out_as_numpy_keeps_them(geometry, start, end, velocity, radius)
+        assert solid.buried == len(start)
+        assert not np.array_equal(got[0], end)  # pushed
+
+
+def test_a_fast_circle_crossing_many_cells_stops_at_the_first_shape_as_numpy_does() -> None:
+    """A row of small obstacles makes a fine grid; circles moving 1,500 px in one step sweep
+    across hundreds of its cells (some past the end of the grid) and stop where numpy's do."""
+    obstacles = [((x, float(y)), 3.0) for x in range(0, 1500, 25) for y in (0, 40)]
+    geometry = space_of([((700, -400), (700, 400), 0.0)], obstacles)
+    start = np.array([(-100.0, 20.0), (-100.0, 0.5), (1600.0, 20.0), (-100.0, -300.0)])
+    end = start + np.array([(1500.0, 0.0), (1500.0, 9.0), (-1500.0, 3.0), (1500.0, 700.0)])
+    velocity = (end - start) * 60.0
+    radius = np.array([5.0, 2.0, 8.0, 0.0])
+    solid, got = kept_out_as_numpy_keeps_them(geometry, start, end, velocity, radius)
+    struct = solid._geometry.struct(geometry)
+    assert 1500.0 / struct.cell > 20  # each move crosses more than 20 columns of cells
+    assert solid.buried == 0
+    assert (got[0, :, 0] < 700.0).sum() == 3  # three stopped before the thin wall or earlier
+    assert got[0, 2, 0] > 700.0  # the one from the right, on its side
+
+
+def test_shapes_far_apart_make_a_coarse_grid_that_keeps_circles_out_as_numpy_does() -> None:
+    """Walls a million px apart: the grid's cells grow coarse enough to be dense; circles at
+    both walls, and between them, agree with numpy."""
+    geometry = space_of([((0, -50), (0, 50), 4.0), ((1e6, -50), (1e6, 50), 0.0)])
+    start = np.array([(-20.0, 0.0), (1e6 + 20.0, 0.0), (5e5, 0.0), (3.0, 10.0)])
+    end = start + np.array([(40.0, 5.0), (-40.0, 0.0), (100.0, 0.0), (-30.0, 0.0)])
+    velocity = (end - start) * 60.0
+    radius = np.full(4, 6.0)
+    solid, got = kept_out_as_numpy_keeps_them(geometry, start, end, velocity, radius)
+    struct = solid._geometry.struct(geometry)
+    assert struct.cell > 1000.0
+    assert solid.buried == 1  # the one that started inside the thick wall
+    assert got[0, 0, 0] < 0.0 < got[0, 1, 0] - 1e6  # stopped at each wall, on its side
+    np.testing.assert_array_equal(got[0, 2], end[2])  # free between them
+
+
+def test_circles_with_no_shape_near_move_freely_on_the_c_path() -> None:
+    geometry = space_of([((0, 0), (100, 0), 0.0)], [((50, 50), 10.0)])
+    start = np.array([(500.0, 500.0), (-400.0, 300.0), (50.0, -300.0)])
+    end = start + np.array([(10.0, 0.0), (0.0, -30.0), (5.0, 5.0)])
+    velocity = (end - start) * 60.0
+    solid, got = kept_out_as_numpy_keeps_them(geometry, start, end, velocity, np.full(3, 8.0))
+    assert solid.buried == 0
+    np.testing.assert_array_equal(got[0], end)
+    np.testing.assert_array_equal(got[1], velocity)
 
 
 class Solid:
-    """Direct calls of as_keep_out and as_dig_out with hand-made (bad) candidates: two agents
-    at (0, 0) and (0, 30) moving by (0, 20), one thin wall along y = 10."""
+    """Direct calls of as_keep_out with hand-made (bad) circles and geometry: two agents at
+    (0, 0) and (0, 30) moving by (0, 20), one thin wall along y = 10."""
 
     def __init__(self) -> None:
         self.kernel = Kernel(capacity=2)
-        ffi = self.kernel.ffi
         self.kernel.columns["position"][:] = [(0.0, 20.0), (0.0, 50.0)]
         self.kernel.columns["velocity"][:] = [(0.0, 1200.0), (0.0, 1200.0)]
-        self.shapes = ffi.new("as_shapes *")
-        cols = np.zeros((10, 1))
-        cols[:, 0] = (-100, 10, 100, 10, 1, 0, 200, 0, 0, -1)
-        self.shapes.cols = self.kernel.buffer("double[]", cols)
-        self.shapes.start = self.kernel.buffer("double[]", np.array([-100.0, 10.0]))
-        self.shapes.turn = self.kernel.buffer("double[]", np.array([1.0, 0.0]))
-        self.shapes.m = 1
 
-    def call(self, entry: str, slots: list[int], rows: list[int], shapes: list[int]) -> int:
+    def geometry(self):  # type: ignore[no-untyped-def]
+        return self.kernel.geometry(segments=[((-100, 10), (100, 10), 0.0)])
+
+    def call(self, slots: list[int], k: int | None = None, geometry=None, start=True) -> int:  # type: ignore[no-untyped-def]
         kernel = self.kernel
         circles = kernel.ffi.new("as_circles *")
         circles.slots = kernel.buffer("intptr_t[]", np.array(slots or [0], dtype=np.intp))
-        circles.start = kernel.buffer("double[]", np.array([(0.0, 0.0), (0.0, 30.0)]))
-        circles.k = len(slots)
-        circles.rows = kernel.buffer("intptr_t[]", np.array(rows or [0], dtype=np.intp))
-        circles.shapes = kernel.buffer("intptr_t[]", np.array(shapes or [0], dtype=np.intp))
-        circles.count = len(rows)
-        out = kernel.buffer("double[]", np.zeros(max(len(slots), 1)))
-        return int(getattr(kernel.lib, entry)(kernel.agents, self.shapes, circles, out))
+        if start:
+            circles.start = kernel.buffer("double[]", np.array([(0.0, 0.0), (0.0, 30.0)]))
+        circles.k = len(slots) if k is None else k
+        geometry = self.geometry() if geometry is None else geometry
+        return int(kernel.lib.as_keep_out(kernel.agents, geometry, circles))
 
 
-@pytest.mark.parametrize("entry", ["as_keep_out", "as_dig_out"])
-def test_the_c_refuses_solid_candidates_out_of_range_and_writes_nothing(entry: str) -> None:
+def test_the_c_refuses_solid_circles_out_of_range_and_writes_nothing() -> None:
     solid = Solid()
     before = {name: solid.kernel.columns[name].copy() for name in ("position", "velocity")}
-    assert solid.call(entry, [0, 2], [0], [0]) == -1  # slot past the columns
-    assert solid.call(entry, [0, 1], [0, 2], [0, 0]) == -10  # circle 2 of 2
-    assert solid.call(entry, [0, 1], [1, 0], [0, 0]) == -10  # not grouped by circle
-    assert solid.call(entry, [0, 1], [0, -1], [0, 0]) == -10
-    assert solid.call(entry, [0, 1], [0, 1], [0, 1]) == -10  # shape 1 of 1
-    assert solid.call(entry, [0, 1], [0], [-1]) == -10
+    assert solid.call([0, 2]) == -1  # slot past the columns
+    assert solid.call([-1, 1]) == -1
+    assert solid.call([0, 1], k=-1) == -10
+    assert solid.call([0, 1], start=False) == -10  # no starts
+    assert solid.call([0, 1], geometry=solid.kernel.ffi.NULL) == -7
+    for member, value in {"nx": 0, "cell": 0.0, "n_walls": 2, "origin_y": math.inf}.items():
+        geometry = solid.geometry()
+        setattr(geometry, member, value)
+        assert solid.call([0, 1], geometry=geometry) == -7, member
+    geometry = solid.geometry()
+    geometry.found = solid.kernel.ffi.NULL  # the queries' scratch
+    assert solid.call([0, 1], geometry=geometry) == -7
     for name, values in before.items():
         assert np.array_equal(solid.kernel.columns[name], values)
-    assert solid.call("as_keep_out", [0, 1], [0, 1], [0, 0]) == 0
+    assert solid.call([0, 1]) == 0
     assert solid.kernel.columns["position"][0, 1] < 10.0  # stopped at the wall
     assert solid.kernel.columns["position"][1, 1] == 50.0  # above it, and moving away
+
+
+def test_the_c_reads_no_shape_past_the_geometry_from_its_grid() -> None:
+    """A grid listing a shape past the geometry's (which as_check_geometry refuses when the
+    struct is made): the solid step's queries skip it instead of reading past the columns
+    (tests/native_asan.sh would report the read)."""
+    solid = Solid()
+    geometry = solid.geometry()
+    for p in range(geometry.listings):
+        geometry.items[p] = 7
+    assert solid.kernel.lib.as_check_geometry(geometry) == -7
+    assert solid.call([0, 1], geometry=geometry) == 0
+    assert solid.kernel.columns["position"][0, 1] == 20.0  # no wall found: moved freely
 
 
 def test_the_integrator_refuses_slots_out_of_range() -> None:

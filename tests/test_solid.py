@@ -102,6 +102,40 @@ def test_buried_and_clear_circles_move_together_as_each_group_alone() -> None:
     assert (np.abs(together[0] - end).sum(axis=1) > 1e-6).sum() >= 8  # many met something
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_circle_is_kept_out_alike_however_far_the_others_move(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One circle moving more than 256 px sends the whole step's broad phase to the box grid
+    (the others' queries too): every other circle must end where it ends without it, buried
+    ones pushed out of two shapes included."""
+    rng = np.random.default_rng(seed)
+    space = pymunk.Space()
+    for _ in range(40):
+        a = rng.uniform(0, 600, 2)
+        add_wall(space, a, a + rng.uniform(-200, 200, 2), thickness=float(rng.choice([0, 12])))
+    for _ in range(20):
+        add_obstacle(space, rng.uniform(0, 600, 2), float(rng.uniform(4, 40)))
+    geo = StaticGeometry(space)
+    start = rng.uniform(0, 600, (300, 2))
+    end = start + rng.normal(0.0, 20.0, (300, 2))
+    velocity = rng.normal(0.0, 200.0, (300, 2))
+    radius = rng.uniform(0.0, 25.0, 300)
+    alone = keep_out(geo, start, end, velocity, radius)
+    fast = [
+        np.concatenate((column, row))
+        for column, row in zip(
+            (start, end, velocity, radius),
+            ([[300, 300]], [[900, 300]], [[36000, 0]], [5.0]),
+            strict=True,
+        )
+    ]
+    beside = keep_out(geo, *fast)
+    np.testing.assert_array_equal(beside[0][:300], alone[0])
+    np.testing.assert_array_equal(beside[1][:300], alone[1])
+    assert (geo.nearest(start, 30.0).distance < radius).sum() > 20  # many start buried
+
+
 def test_keep_out_leaves_free_motion_and_empty_input_alone() -> None:
     geo = geometry_of(lambda s: add_wall(s, (0, 0), (10, 0)))
     start = np.array([[100.0, 100.0]])

@@ -9,11 +9,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._core.batches import Batch
+from .._core.batches import Batch, BatchNode
+from .._core.gather import gather_groups
 from .._util.masks import some
 from ..behaviors.sight_cone import EvadeSightCone
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
+from .among import among_labels
 from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
 from .follow import bind_leaders, path_binding
 from .geometry import NativeGeometry
@@ -170,8 +172,9 @@ class BoundProgram:
 
     def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
-        agent of the world, left to the C, which finds them on a grid of its own (and sums
-        them in the world's order, as the numpy index does for up to 64 agents)."""
+        agent of the world, or among groups no agent is in two of (labelled), left to the C,
+        which finds them on a grid of its own (and sums them in the world's order, as the
+        numpy index does for up to 64 agents)."""
         ffi = self._ffi
         world = frame.agents.rows
         world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
@@ -181,7 +184,8 @@ class BoundProgram:
         for number, node in enumerate(self.program.neighbor_leaves):
             entry = self._pairs[number]
             entry.everyone = self.program.among_all[number]
-            if entry.everyone:
+            entry.label = entry.asked = ffi.NULL
+            if entry.everyone or self._bind_labels(frame, batch, node, entry, held):
                 entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
                 entry.count = 0
                 continue
@@ -199,3 +203,18 @@ class BoundProgram:
                 setattr(entry, name, buffer)
             entry.count = p
         self._held = held  # alive until the next step replaces them
+
+    def _bind_labels(
+        self, frame: StepFrame, batch: Batch, node: BatchNode, entry: Any, held: list[Any]
+    ) -> bool:
+        """Point a rule among groups at its labels for the C (see :func:`among_labels`);
+        False where numpy's pairs are needed."""
+        groups = gather_groups(node, "among", len(batch))
+        labelled = among_labels(frame, groups)
+        if labelled is None:
+            return False
+        labels, asked = labelled
+        point(self._ffi, entry, "label", labels, INTP, (len(frame.agents.rows),), held)
+        point(self._ffi, entry, "asked", asked, INTP, (len(batch),), held)
+        entry.groups = len(groups)
+        return True

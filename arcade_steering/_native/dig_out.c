@@ -1,6 +1,6 @@
 /* Digging buried circles out (solid/dig_out.py): guarded moves that go no deeper into a
  * shape the circle overlaps and touch no shape it does not, then pushes out. One circle at
- * a time, against its candidates (within its reach) in the broad phase's order. */
+ * a time (solid.c's as_keep_out calls it), against the shapes within its reach, ascending. */
 
 #include "native.h"
 
@@ -109,12 +109,8 @@ static vec2 guarded(const digger *d, vec2 here, vec2 goal, vec2 *met, int *touch
 
 /* dig_out.dig_out for one circle: its motion with the push out from where it ends, then
  * slides and pushes, each a guarded move within room of start. */
-static void dig(const digger *d, vec2 start, double depth, vec2 *place, vec2 *speed) {
+static void dig(const digger *d, vec2 start, double room, vec2 *place, vec2 *speed) {
     vec2 motion = minus(*place, start), where = start, velocity = *speed, move, out;
-    double room = modulus(motion);
-    room += d->radius;
-    room += depth;
-    room += DIG_REACH;
     vec2 goal = plus(start, motion); /* _first_moves */
     if (pushes(d, goal, &move, &out)) {
         velocity = without_inward(velocity, out);
@@ -144,26 +140,15 @@ static void dig(const digger *d, vec2 start, double depth, vec2 *place, vec2 *sp
     *speed = velocity;
 }
 
-int as_dig_out(const as_agents *agents, const as_shapes *shapes, const as_circles *circles,
-               const double *depth) {
-    int status = check_circles(agents, shapes, circles);
-    if (status != AS_OK) return status;
-    if (circles->k > 0 && depth == NULL) return AS_ERR_SHAPES;
-    intptr_t lo = 0;
-    for (intptr_t i = 0; i < circles->k; i++) {
-        intptr_t hi = lo, slot = circles->slots[i];
-        while (hi < circles->count && circles->rows[hi] == i) hi++;
-        vec2 start = load(circles->start, i), place = load(agents->position, slot);
-        vec2 speed = load(agents->velocity, slot);
-        if (circles->count == 0) { /* nothing near any of them: the motion is free */
-            place = plus(start, minus(place, start));
-        } else {
-            digger d = {shapes, circles->shapes + lo, hi - lo, agents->radius[slot]};
-            dig(&d, start, depth[i], &place, &speed);
-        }
-        store(agents->position, slot, place);
-        store(agents->velocity, slot, speed);
-        lo = hi;
-    }
-    return AS_OK;
+void dig_out(as_geometry *geometry, vec2 start, double depth, double radius, vec2 *place,
+             vec2 *speed) {
+    double room = modulus(minus(*place, start)); /* how far the centre may go */
+    room += radius;
+    room += depth;
+    room += DIG_REACH;
+    /* dig_out's broad phase: every shape within room of the start; it lists the one the
+     * circle is buried in, so never none (numpy's move without candidates is not needed) */
+    intptr_t k = shapes_around(geometry, start, room + radius);
+    digger d = {&geometry->shapes, geometry->found, k, radius};
+    dig(&d, start, room, place, speed);
 }

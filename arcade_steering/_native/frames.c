@@ -146,23 +146,15 @@ vec2 slide(vec2 v, vec2 normal, const vec2 *before) {
     return along;
 }
 
-/* Everything the solid step reads, in range: the circles' agents, the candidates grouped by
- * circle and each of their shapes. */
-int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles) {
-    if (circles->k < 0 || circles->count < 0 || shapes->m < 0) return AS_ERR_SHAPES;
+/* Everything the solid step reads, in range: the circles' agents and the geometry's sizes (its
+ * listings were checked when it was made: as_check_geometry). */
+int check_circles(const as_agents *agents, const as_geometry *geometry,
+                  const as_circles *circles) {
+    if (geometry == NULL) return AS_ERR_GEOMETRY;
+    int status = check_geometry_sizes(geometry);
+    if (status != AS_OK) return status;
+    if (circles->k < 0) return AS_ERR_SHAPES;
     if (circles->k > 0 && (circles->slots == NULL || circles->start == NULL))
         return AS_ERR_SHAPES;
-    if (circles->count > 0 && (circles->rows == NULL || circles->shapes == NULL))
-        return AS_ERR_SHAPES;
-    if (shapes->m > 0 && (shapes->cols == NULL || shapes->start == NULL || shapes->turn == NULL))
-        return AS_ERR_SHAPES;
-    int status = check_slots(agents, circles->slots, circles->k);
-    if (status != AS_OK) return status;
-    for (intptr_t p = 0; p < circles->count; p++) {
-        intptr_t row = circles->rows[p], s = circles->shapes[p];
-        if (row < 0 || row >= circles->k || (p > 0 && row < circles->rows[p - 1]))
-            return AS_ERR_SHAPES;
-        if (s < 0 || s >= shapes->m) return AS_ERR_SHAPES;
-    }
-    return AS_OK;
+    return check_slots(agents, circles->slots, circles->k);
 }

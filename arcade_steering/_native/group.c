@@ -1,9 +1,10 @@
 /* Separation, Alignment and Cohesion (behaviors/group.py): one pass over an agent's
  * neighbours gathers what the three rules sum.
  *
- * A rule whose neighbours are every agent of the world (among=None) finds them itself, on a
- * uniform grid over the world's agents built once per call, for more than 64 agents; up to
- * 64, it tests every agent in the world's order, as numpy's index does, to the same bits.
+ * A rule whose neighbours are every agent of the world (among=None), or the agents of the
+ * group it asks about (among= groups given as a label per world agent), finds them itself,
+ * on a uniform grid over the world's agents built once per call, for more than 64 agents; up
+ * to 64, it tests every agent in the world's order, as numpy's index does, to the same bits.
  * With more, each index sums them in the order its own grid finds them: the two paths then
  * agree to rounding, not to the bit. */
 
@@ -53,22 +54,28 @@ struct neighbor_grid {
     intptr_t *start; /* (columns * rows + 1,) each cell's first item */
     intptr_t *items; /* (n_world,) world places, ascending within each cell */
     intptr_t *found; /* (n_world,) scratch: one agent's candidates */
-    /* The last agent's sums and the reach they were found within. */
+    /* The last agent's sums, the reach and the group (labels and label) they were found in. */
     intptr_t memo_row;
     double memo_reach;
+    const intptr_t *memo_label;
+    intptr_t memo_asked;
     neighbor_sums memo;
 };
 
-static int everyone_rule(int32_t op) {
+static int group_rule(int32_t op) {
     return op == AS_SEPARATION || op == AS_ALIGNMENT || op == AS_COHESION;
 }
 
-/* The largest reach of a rule among everyone, over the batch's agents; 0 for none. */
-static double everyone_reach(const as_program *program, intptr_t n) {
+/* Whether the C finds a pair set's neighbours itself: among everyone, or by label. */
+static int found_here(const as_pairs *pairs) { return pairs->everyone || pairs->label; }
+
+/* The largest reach of a rule finding its neighbours itself, over the batch's agents; 0 for
+ * none. */
+static double own_reach(const as_program *program, intptr_t n) {
     double reach = 0.0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
-        if (!everyone_rule(op[0]) || !program->pairs[op[1]].everyone) continue;
+        if (!group_rule(op[0]) || !found_here(program->pairs + op[1])) continue;
         for (intptr_t row = 0; row < n; row++) {
             double r = program->params[row * program->n_params + op[2]];
             if (!(r <= reach)) reach = r; /* NaN or larger */
@@ -103,7 +110,7 @@ neighbor_grid *build_neighbor_grid(const as_agents *agents, const as_program *pr
                                    intptr_t n) {
     intptr_t m = program->n_world;
     if (m <= ALL_PAIRS_MAX) return NULL;
-    double reach = everyone_reach(program, n);
+    double reach = own_reach(program, n);
     if (!(reach > 0.0) || !isfinite(reach)) return NULL;
     double left = INFINITY, bottom = INFINITY, right = -INFINITY, top = -INFINITY;
     for (intptr_t j = 0; j < m; j++) {
@@ -152,18 +159,16 @@ neighbor_grid *build_neighbor_grid(const as_agents *agents, const as_program *pr
     return grid;
 }
 
-/* The sums over the agent's neighbours within reach, in the order the numpy path sums them
- * (NeighborPairs.sum: pair order): the pairs of set, read from *cursor on (pairs grouped by
- * agent, check_pairs); or, for a set with everyone, every agent of the world but itself, in
- * the world's order, as neighbors.radius finds them in a world of few agents. */
 /* Into sums, the world's agents but this one within reach, of the world places given (all
- * of them, in order, for none). */
+ * of them, in order, for none); with labels, only those labelled asked. */
 static void add_within(neighbor_sums *sums, const agent *a, const as_agents *agents,
                        const as_program *program, const intptr_t *places, intptr_t count,
-                       double reach) {
+                       const intptr_t *label, intptr_t asked, double reach) {
     double limit = reach * reach;
     for (intptr_t k = 0; k < count; k++) {
-        intptr_t other = program->world[places ? places[k] : k];
+        intptr_t place = places ? places[k] : k;
+        if (label && label[place] != asked) continue;
+        intptr_t other = program->world[place];
         if (other == a->slot) continue;
         vec2 offset = {agents->position[2 * other] - a->position.x,
                        agents->position[2 * other + 1] - a->position.y};
@@ -189,21 +194,25 @@ static intptr_t candidates(const neighbor_grid *grid, const agent *a, double rea
 
 /* The sums over the agent's neighbours within reach, in the order the numpy path sums them
  * (NeighborPairs.sum: pair order): the pairs of set, read from *cursor on (pairs grouped by
- * agent, check_pairs); or, for a set with everyone, every agent of the world but itself, in
- * the world's order. */
+ * agent, check_pairs); or, for a set with everyone or labels, every agent of the world (of
+ * the group asked about) but itself, in the world's order. */
 static neighbor_sums gather(const agent *a, const as_agents *agents, const as_program *program,
                             const as_pairs *pairs, intptr_t *cursor, double reach) {
     neighbor_sums sums = {0, ZERO, ZERO, ZERO};
-    if (pairs->everyone) {
+    if (found_here(pairs)) {
         neighbor_grid *grid = a->grid;
+        const intptr_t *label = pairs->label;
+        intptr_t asked = label ? pairs->asked[a->row] : -1;
         if (!grid || !isfinite(a->position.x) || !isfinite(a->position.y)) {
-            add_within(&sums, a, agents, program, NULL, program->n_world, reach);
-        } else if (grid->memo_row == a->row && grid->memo_reach == reach) {
-            sums = grid->memo; /* another rule with the same reach, as numpy's shared query */
+            add_within(&sums, a, agents, program, NULL, program->n_world, label, asked, reach);
+        } else if (grid->memo_row == a->row && grid->memo_reach == reach &&
+                   grid->memo_label == label && grid->memo_asked == asked) {
+            sums = grid->memo; /* another rule asking the same, as numpy's shared query */
         } else {
             intptr_t count = candidates(grid, a, reach);
-            add_within(&sums, a, agents, program, grid->found, count, reach);
+            add_within(&sums, a, agents, program, grid->found, count, label, asked, reach);
             grid->memo_row = a->row, grid->memo_reach = reach, grid->memo = sums;
+            grid->memo_label = label, grid->memo_asked = asked;
         }
         return sums;
     }
@@ -242,8 +251,19 @@ vec2 cohesion(const agent *a, const as_agents *agents, const as_program *program
     return scaled(desired, 1.0 / a->response_time);
 }
 
+/* A pair set's labels (given): not with everyone, the asked groups there, each world
+ * agent's label -1 .. groups - 1, each asking agent's group 0 .. groups - 1. */
+static int check_labels(const as_program *program, const as_pairs *pairs, intptr_t n) {
+    if (pairs->everyone || pairs->groups < 0 || (n > 0 && !pairs->asked)) return AS_ERR_PAIRS;
+    for (intptr_t j = 0; j < program->n_world; j++)
+        if (pairs->label[j] < -1 || pairs->label[j] >= pairs->groups) return AS_ERR_PAIRS;
+    for (intptr_t row = 0; row < n; row++)
+        if (pairs->asked[row] < 0 || pairs->asked[row] >= pairs->groups) return AS_ERR_PAIRS;
+    return AS_OK;
+}
+
 /* Every pair set: its arrays there, its pairs grouped by asking agent (0 <= query < n,
- * non-decreasing), every neighbour a slot of the columns. */
+ * non-decreasing), every neighbour a slot of the columns; its labels in range. */
 int check_pairs(const as_program *program, const as_agents *agents, intptr_t n) {
     if (program->n_world < 0 || (program->n_world > 0 && program->world == NULL))
         return AS_ERR_PAIRS;
@@ -251,6 +271,7 @@ int check_pairs(const as_program *program, const as_agents *agents, intptr_t n) 
         if (program->world[j] < 0 || program->world[j] >= agents->capacity) return AS_ERR_PAIRS;
     for (intptr_t s = 0; s < program->n_pairs; s++) {
         const as_pairs *pairs = program->pairs + s;
+        if (pairs->label && check_labels(program, pairs, n) != AS_OK) return AS_ERR_PAIRS;
         if (pairs->count < 0) return AS_ERR_PAIRS;
         if (pairs->count > 0 &&
             (!pairs->query || !pairs->other || !pairs->offset || !pairs->distance))

@@ -45,13 +45,13 @@
 #define AS_ERR_SLOT -1    /* a slot outside the agents' columns */
 #define AS_ERR_PROGRAM -2 /* an opcode, column, target or pair set out of range */
 #define AS_ERR_STACK -3   /* the program under- or overflows the stack */
-#define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, or a neighbour out of range */
+#define AS_ERR_PAIRS -4   /* pairs not grouped by asking agent, a neighbour or label out of range */
 #define AS_ERR_OBSTACLES -5 /* an obstacle set's state missing */
 #define AS_ERR_SIGHT_CONES -6 /* a leader's slot outside the agents' columns, or state missing */
 #define AS_ERR_GEOMETRY -7 /* the geometry inconsistent, or missing where a leaf reads it */
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
-#define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
+#define AS_ERR_SHAPES -10 /* a solid circle's arrays missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -78,6 +78,12 @@ typedef struct {
     const double *distance; /* (count,) px */
     intptr_t count;
     int32_t everyone;
+    /* Or, with label set (among= groups no agent is in two of), none given either: the
+     * neighbours are the agents of as_program.world within reach whose label equals the
+     * group the asking agent asks about. */
+    const intptr_t *label;  /* (n_world,) each world agent's group, -1 for none */
+    const intptr_t *asked;  /* (n,) the group each agent of the batch asks about */
+    intptr_t groups;        /* labels are -1 .. groups - 1, asked groups 0 .. groups - 1 */
 } as_pairs;
 
 /* One AvoidObstacles leaf's per-agent state, read and written in place. Its candidates are
@@ -199,15 +205,14 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
 int as_integrate(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
                  double heading_min_speed);
 
-/* Solid circles and their candidate shapes this step, as the numpy broad phase lists them
- * (grouped by circle, in its order: the first of equal contacts wins). */
+/* Solid circles this step. The C finds each one's candidate shapes itself in as_geometry, as
+ * numpy's broad phase asks (solid.keep_out, dig_out.dig_out), in ascending order: the first
+ * of equal contacts wins. */
 typedef struct {
     const intptr_t *slots;  /* (k,) each circle's agent */
     const double *start;    /* (k, 2) where each circle began the step, px */
     intptr_t k;
-    const intptr_t *rows;   /* (count,) the circle of each candidate, ascending */
-    const intptr_t *shapes; /* (count,) the candidate's row in as_shapes */
-    intptr_t count;
+    intptr_t buried;        /* out: how many started inside a shape and were dug out */
 } as_circles;
 
 /* The integrator's parts around the solid step: as_move truncates the force, accelerates
@@ -217,12 +222,6 @@ int as_move(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt
 int as_turn(const as_agents *agents, const intptr_t *rows, intptr_t n,
             double heading_min_speed);
 
-/* solid.keep_out for the circles that start clear of every shape: swept and slid, their
- * position and velocity written in place. The others are buried: their depth goes to
- * deepest (k,), -1 for the clear ones. Returns how many are buried, or an AS_ERR_* code. */
-intptr_t as_keep_out(const as_agents *agents, const as_shapes *shapes,
-                     const as_circles *circles, double *deepest);
-
-/* dig_out.dig_out for buried circles, each depth[i] (k,) deep, candidates within its reach. */
-int as_dig_out(const as_agents *agents, const as_shapes *shapes, const as_circles *circles,
-               const double *depth);
+/* solid.keep_out: the circles that start clear of every shape are swept and slid, the others
+ * dug out; their positions and velocities written in place. AS_OK or an AS_ERR_* code. */
+int as_keep_out(const as_agents *agents, as_geometry *geometry, as_circles *circles);

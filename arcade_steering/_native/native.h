@@ -230,6 +230,13 @@ double overlap(const shape *sh, vec2 local, double radius, vec2 *normal);
 double depth_of(const shape *sh, vec2 local, double radius);
 vec2 without_inward(vec2 v, vec2 normal);
 vec2 slide(vec2 v, vec2 normal, const vec2 *before);
-int check_circles(const as_agents *agents, const as_shapes *shapes, const as_circles *circles);
+int check_circles(const as_agents *agents, const as_geometry *geometry,
+                  const as_circles *circles);
+/* solid.c: the shapes whose bounding boxes meet the square reach px round centre (the box
+ * numpy's broad phase asks about), as shapes_near lists them */
+intptr_t shapes_around(as_geometry *geometry, vec2 centre, double reach);
+/* dig_out.c: dig_out.dig_out for one circle that started at start, depth px deep */
+void dig_out(as_geometry *geometry, vec2 start, double depth, double radius, vec2 *place,
+             vec2 *speed);
 
 #endif

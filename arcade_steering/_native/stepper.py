@@ -58,7 +58,7 @@ _ERRORS = {
     -7: "the walls and obstacles inconsistent, or missing",
     -8: "a path or segment out of range, or a path's arrays missing",
     -9: "a leader's arrays missing",
-    -10: "solid-step candidates out of order, or a shape out of range",
+    -10: "a solid circle's arrays missing",
 }
 
 
@@ -134,7 +134,7 @@ class NativeStep:
         slots, begin = (plan.rows, start) if plan.all_solid else (plan.rows[solid], start[solid])
         if self._solid is None:
             self._solid = NativeSolid(self._kernel, self._native_geometry())
-        self._raise_on(self._solid.keep_out(agents, frame.arrays, frame.geometry, slots, begin))
+        self._raise_on(self._solid.keep_out(agents, frame.geometry, slots, begin))
         self._raise_on(lib.as_turn(agents, rows[1], n, HEADING_MIN_SPEED))
         return True
 

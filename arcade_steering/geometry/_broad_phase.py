@@ -228,7 +228,9 @@ class BroadPhase:
         reach: float | np.ndarray,
         bounds: Callable[[], tuple[np.ndarray, np.ndarray]],
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(query row, capsule)`` pairs to test, rows ascending.
+        """``(query row, capsule)`` pairs to test, rows ascending, each row's capsules
+        ascending and listed once, whichever way the query goes: the first of equal contacts
+        then does not depend on the other queries asked with it.
 
         Args:
             first: First capsule to consider.
@@ -267,6 +269,8 @@ class BroadPhase:
         overlap &= query[2] >= box[0]
         overlap &= query[3] >= box[1]
         keep = np.flatnonzero(overlap)
+        if count > _BRUTE_FORCE_MAX:  # the grid lists a capsule in every cell of the box
+            return _each_once(rows[keep], items[keep], self.size)
         return rows[keep], items[keep]
 
     def segment_pairs(
@@ -302,6 +306,19 @@ class BroadPhase:
             grid.cell_items += first
             self._halos[key] = grid
         return grid
+
+
+def _each_once(rows: np.ndarray, items: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``(rows, items)`` of ``size`` capsules each once, rows ascending and each
+    row's capsules ascending: the order of :meth:`CapsuleGrid.point_pairs`."""
+    key = rows * size
+    key += items
+    key.sort()
+    head = np.empty(len(key), dtype=bool)
+    head[:1] = True
+    np.not_equal(key[1:], key[:-1], out=head[1:])
+    rows, items = np.divmod(key[head], size)
+    return rows, items
 
 
 def _pick_cell_size(lo: np.ndarray, hi: np.ndarray) -> float:
