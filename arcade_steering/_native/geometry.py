@@ -19,11 +19,14 @@ if TYPE_CHECKING:
 __all__ = ["NativeGeometry", "dense_grid"]
 
 
-def dense_grid(a: np.ndarray, b: np.ndarray, radius: np.ndarray) -> CapsuleGrid:
-    """A grid over capsules ``a -> b`` ``(m, 2)`` of ``radius`` ``(m,)`` px whose table is a
-    row per cell (the C reads no hashed table): the broad phase's own choice of cell, made
-    coarser while a shape far from the rest would need a hashed one."""
-    grid = CapsuleGrid(a, b, radius)
+def dense_grid(geometry: StaticGeometry) -> CapsuleGrid:
+    """A grid over ``geometry``'s shapes whose table is a row per cell (the C reads no hashed
+    table): the broad phase's own grid where it is dense, else one with coarser cells."""
+    grid = geometry.grid
+    if grid.table.dense:
+        return grid
+    cols = geometry.local_frames.cols
+    a, b, radius = cols[AX : AY + 1].T, cols[BX : BY + 1].T, cols[RAD]
     while not grid.table.dense:
         grid = CapsuleGrid(a, b, radius, cell_size=2.0 * grid.cell_size)
     return grid
@@ -61,7 +64,7 @@ class NativeGeometry:
             point(ffi, shapes, name, points, FLOAT, (m, 2), held)
         shapes.m = m
         struct.n_walls = len(geometry.segment_radius)
-        grid = dense_grid(cols[AX : AY + 1].T, cols[BX : BY + 1].T, cols[RAD])
+        grid = dense_grid(geometry)
         struct.origin_x, struct.origin_y = (float(v) for v in grid.origin)
         struct.cell, struct.nx, struct.ny = grid.cell_size, grid.nx, grid.ny
         cells = grid.nx * grid.ny

@@ -219,6 +219,11 @@ class BroadPhase:
         self._grid = CapsuleGrid(a, b, radius)
         self._halos: dict[tuple[float, int, int], CapsuleGrid] = {}
 
+    @property
+    def grid(self) -> CapsuleGrid:
+        """The grid over every capsule, with cells of the broad phase's choice."""
+        return self._grid
+
     def pairs(
         self,
         first: int,

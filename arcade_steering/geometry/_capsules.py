@@ -20,7 +20,7 @@ import numpy as np
 
 from .._util.vec import as_complex
 from . import _kernels as _k
-from ._broad_phase import BroadPhase, as_column
+from ._broad_phase import BroadPhase, CapsuleGrid, as_column
 from ._frames import LocalFrames, cast_fans, first_contacts, frame_pairs, overlaps
 from .hits import KIND_OBSTACLE, KIND_WALL, NearestHits, RayHits
 
@@ -380,6 +380,11 @@ class CapsuleQueries:
         grow = radius.take(rows) if isinstance(radius, np.ndarray) else np.full(len(rows), radius)
         depth, normal = overlaps(frames, pairs, pairs.local(as_complex(points)), grow)
         return depth, normal.view(np.float64).reshape(-1, 2)
+
+    @property
+    def grid(self) -> CapsuleGrid:
+        """The broad phase's grid over every shape (walls, then obstacles)."""
+        return self._broad.grid
 
     @property
     def local_frames(self) -> LocalFrames:
