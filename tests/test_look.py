@@ -190,7 +190,7 @@ def test_the_angles_of_turns_are_the_c_librarys_atan2_bit_for_bit() -> None:
     scale = 10.0 ** rng.uniform(-30, 30, (2, 4000))
     z = rng.normal(size=4000) * scale[0] + 1j * rng.normal(size=4000) * scale[1]
     angles = look_module._angle_of(z)
-    assert [math.atan2(v.imag, v.real) for v in z] == angles.tolist()
+    assert [math.atan2(4.0 * v.imag, 4.0 * v.real) for v in z] == angles.tolist()
 
 
 def test_snapshots_hold_where_agents_look() -> None:

@@ -42,7 +42,7 @@ static double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x == 0.0 
 /* look.turn_towards: the turn that brings the look onto direction (a zero one keeps it) */
 static double turn_towards(const agent *a, vec2 direction, double tolerance) {
     vec2 q = quotient(direction, a->look);
-    double gap = atan2(q.y, q.x) * (180.0 / PI); /* numpy.degrees(look._angle_of(q)) */
+    double gap = atan2(4.0 * q.y, 4.0 * q.x) * (180.0 / PI); /* degrees(look._angle_of(q)) */
     if (!((q.x != 0.0 || q.y != 0.0) && isfinite(gap) && fabs(gap) > tolerance)) gap = 0.0;
     double braking = sqrt(2.0 * minimum(a->max_angular_acceleration, LIMIT) * fabs(gap));
     double speed = minimum(minimum(fabs(gap) / a->response_time, a->max_turn_rate), braking);
