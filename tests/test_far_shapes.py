@@ -56,12 +56,12 @@ def test_a_far_shape_adds_no_candidates_and_no_cells(far_kind: str) -> None:
         # Feelers and detection boxes look up one cell of a grid of grown shapes; longer
         # queries visit every cell of their box in the plain grid (pairs before any test).
         short = len(geo.candidates(points, 20.0)[0])
-        long = len(geo._broad._grid.pairs(points - 300.0, points + 300.0)[0])
+        long = len(geo._broad.grid.pairs(points - 300.0, points + 300.0)[0])
         if far is None:
             base_short, base_long = short, long
         assert short == base_short, (far, short, base_short)
         assert long <= 1.05 * base_long, (far, long, base_long)
-        grids += [geo._broad._grid, *geo._broad._halos.values()]
+        grids += [geo._broad.grid, *geo._broad._halos.values()]
     for grid in grids:  # a table row per cell, or at most four per occupied cell if hashed
         assert len(grid.table) <= max(1 << 18, 4 * len(grid.cell_items))
 
@@ -110,7 +110,7 @@ def test_far_shapes_give_the_hits_of_an_exhaustive_search(
     for field in grid_near._fields:
         np.testing.assert_array_equal(getattr(grid_near, field), getattr(all_near, field))
     assert all_near.found.sum() > 300 and all_rays.hit.sum() > 100
-    grid = geo._broad._grid
+    grid = geo._broad.grid
     assert len(grid.table) < grid.nx * grid.ny  # cells hashed: the case under test
     # Every shape within reach is a candidate of its point.
     listed = set(zip(*(p.tolist() for p in grid_pairs), strict=True))

@@ -655,7 +655,7 @@ def test_far_apart_shapes_keep_the_grid_small() -> None:
     for i in range(12):
         add_obstacle(space, (i * 1e6, -i * 1e6), 3)
     geo = StaticGeometry(space)
-    assert len(geo._broad._grid.table) <= 1 << 18  # table rows, whatever the extent
+    assert len(geo._broad.grid.table) <= 1 << 18  # table rows, whatever the extent
     points = np.array([[5e6, -5e6 + 10], [0.0, 0.0], [1e9, 1e9]])
     near = geo.nearest(points, 20.0)
     np.testing.assert_array_equal(near.found, [True, True, False])

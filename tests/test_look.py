@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import arcade_steering as steer
+from arcade_steering.behaviors import look as look_module
 from arcade_steering.testing import StubSprite
 
 
@@ -166,6 +167,30 @@ def test_coincident_targets_and_agents_turn_nowhere_and_stay_finite() -> None:
     world.update(1 / 60)
     assert agent.look == (1.0, 0.0)
     assert agent.angular_velocity == 0.0
+
+
+@pytest.mark.usefixtures("both_paths")
+@pytest.mark.parametrize("look", [(-1.0, 0.0), (-0.6, -0.8), (0.0, -1.0), (-0.6, 0.8)])
+def test_a_target_on_the_agent_keeps_its_look_whichever_way_it_looks(look) -> None:
+    """A zero direction over a look to -x gave a quotient of signed zeros whose angle is
+    180°: the agent turned round."""
+    world = steer.SteeringWorld()
+    agent = world.attach(StubSprite(10, 10), steer.Face((10, 10)))
+    agent.look = look
+    for _ in range(10):
+        world.update(1 / 60)
+    assert agent.look == pytest.approx(look, abs=1e-15)
+    assert agent.angular_velocity == 0.0
+
+
+def test_the_angles_of_turns_are_the_c_librarys_atan2_bit_for_bit() -> None:
+    """What the native step's C computes, so both paths turn to the same bits (numpy's own
+    arctan2 rounds otherwise on AVX-512 CPUs)."""
+    rng = np.random.default_rng(5)
+    scale = 10.0 ** rng.uniform(-30, 30, (2, 4000))
+    z = rng.normal(size=4000) * scale[0] + 1j * rng.normal(size=4000) * scale[1]
+    angles = look_module._angle_of(z)
+    assert [math.atan2(4.0 * v.imag, 4.0 * v.real) for v in z] == angles.tolist()
 
 
 def test_snapshots_hold_where_agents_look() -> None:

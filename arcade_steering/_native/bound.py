@@ -67,6 +67,10 @@ class BoundProgram:
         # Each EvadeSightCone leaf's context and state arrays, stored back after the step.
         self._sight_states: list[tuple[SteeringContext, dict[str, np.ndarray]]] = []
         self._held_sight_cones: list[Any] = []
+        self._scans = ffi.new("as_scan[]", max(len(program.scanners), 1))
+        # Each Scan leaf's context and phases, stored back after the step.
+        self._scan_states: list[tuple[SteeringContext, np.ndarray]] = []
+        self._held_scans: list[Any] = []
         slots = checked("slots", batch.slots, INTP, (n,))
         ops = checked("ops", program.ops, INT32, (len(program.ops), 4))
         params = checked("params", program.params, FLOAT, (n, program.params.shape[1]))
@@ -86,6 +90,7 @@ class BoundProgram:
         struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
         struct.paths, struct.n_paths = self._paths, len(program.followers)
         struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
+        struct.scans, struct.n_scans = self._scans, len(program.scanners)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
@@ -103,18 +108,19 @@ class BoundProgram:
             self._bind_sight_cones(frame, batch)
         if self.program.avoiders or self.program.walls or self.program.sight_cones:
             self._struct.geometry = geometry.struct(frame.geometry)
-        if self.program.followers or self.program.leaders:
+        if self.program.followers or self.program.leaders or self.program.scanners:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             for binding in self._followers:
                 binding.bind(batch_frame)
             leaders = self.program.leaders
             self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
+            self._bind_scans(batch_frame)
         return self._struct
 
     def store_state(self) -> None:
         """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
         agent has a threat; else only the threats forgotten, if some agent had one. Each
-        FollowPath leaf's progress."""
+        FollowPath leaf's progress. Each Scan leaf's phase."""
         for number, (ctx, state, had_threats) in enumerate(self._states):
             if self._obstacles[number].threats:
                 for name, values in state.items():
@@ -128,6 +134,9 @@ class BoundProgram:
         self._sight_states = []
         for binding in self._followers:
             binding.store()
+        for ctx, phase in self._scan_states:  # Scan stores its phase every step
+            ctx.set_state("phase", phase)
+        self._scan_states = []
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's state, to read and write in place (the C finds the
@@ -145,6 +154,18 @@ class BoundProgram:
             }
             self._states.append((ctx, state, some(state["shape"] >= 0.0)))
         self._held_obstacles = held
+
+    def _bind_scans(self, batch_frame: BatchFrame) -> None:
+        """Each Scan leaf's phase, to read and write in place."""
+        held: list[Any] = []
+        self._scan_states = []
+        for number, node in enumerate(self.program.scanners):
+            ctx = SteeringContext(batch_frame, node)
+            phase = ctx.state("phase", fill=0.0)
+            shape = (len(batch_frame.slots),)
+            phase = point(self._ffi, self._scans[number], "phase", phase, FLOAT, shape, held, True)
+            self._scan_states.append((ctx, phase))
+        self._held_scans = held
 
     def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
         """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:

@@ -20,8 +20,12 @@
 #define AS_EVADE 17   /* a: leader set (the threat), b: first of 2 columns (threat_range,
                        * max_prediction); pushes a force */
 #define AS_MATCH_VELOCITY 18 /* a: leader set (the target); pushes a force */
-#define AS_NO_FORCE 19 /* a leaf that only turns the look (Face, Scan, ...): pushes zero; the
-                        * turn is numpy's, after the call */
+/* The leaves that turn where the agents look (behaviors/look.py) push a zero force and a turn,
+ * an angular acceleration in degrees per s²; a blend combines its children's turns as it does
+ * their forces, and the root's turn goes to agents->angular. */
+#define AS_FACE 20  /* a: target, b: tolerance column */
+#define AS_LOOK_WHERE_YOU_ARE_GOING 21 /* b: tolerance column */
+#define AS_SCAN 22  /* a: scan set, b: first of 3 columns (half_angle, period, tolerance) */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -52,6 +56,7 @@
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* a solid circle's arrays missing */
+#define AS_ERR_LOOKS -11 /* the agents' turn columns or a scan set's phase missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -66,6 +71,11 @@ typedef struct {
     const double *radius;        /* (capacity,) */
     const double *response_time; /* (capacity,) */
     intptr_t capacity;
+    /* Read only by programs that turn the look, and by as_turn_looks (else may be NULL). */
+    double *angular;                        /* (capacity,) degrees per s² */
+    double *angular_velocity;               /* (capacity,) degrees per s */
+    const double *max_turn_rate;            /* (capacity,) */
+    const double *max_angular_acceleration; /* (capacity,) */
 } as_agents;
 
 /* One Separation, Alignment or Cohesion leaf's neighbour pairs for this step, grouped by asking agent; or, with
@@ -95,6 +105,11 @@ typedef struct {
     double *cruise;         /* (n,) the speed the threat was met with, NaN for none */
     intptr_t threats;       /* out: how many agents have a threat */
 } as_obstacles;
+
+/* One Scan leaf's per-agent state, read and written in place. */
+typedef struct {
+    double *phase; /* (n,) where each agent is in its sweep, 0 .. 1 */
+} as_scan;
 
 /* One EvadeSightCone leaf's leaders this step (their positions are the leaf's target) and
  * its per-agent state, read and written in place. */
@@ -194,16 +209,25 @@ typedef struct {
     as_sight_cones *sight_cones; /* (n_sight_cones,) */
     intptr_t n_sight_cones;
     as_geometry *geometry;  /* the walls and obstacles (checked), or NULL: none */
+    as_scan *scans;         /* (n_scans,) */
+    intptr_t n_scans;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's
- * evaluate(root) finds them: before truncation to max_force. */
+ * evaluate(root) finds them: before truncation to max_force; where the program turns the
+ * look, its turns into agents->angular, as evaluate_turn(root) finds them. */
 int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
              const as_program *program, double dt);
 
 /* integrate() without the solid step: truncate the force, accelerate, move, turn headings. */
 int as_integrate(const as_agents *agents, const intptr_t *rows, intptr_t n, double dt,
                  double heading_min_speed);
+
+/* integrate.turn_looks, after the integrator: the looks of the agents whose trees turn them
+ * (slots, k of them) put back to saved (k, 2), where they were before the integrator turned
+ * them to the headings, then turned by agents->angular within each agent's limits. */
+int as_turn_looks(const as_agents *agents, const intptr_t *slots, intptr_t k, double dt,
+                  const double *saved);
 
 /* Solid circles this step. The C finds each one's candidate shapes itself in as_geometry, as
  * numpy's broad phase asks (solid.keep_out, dig_out.dig_out), in ascending order: the first

@@ -99,6 +99,9 @@ typedef struct {
     double dt; /* the step, s */
     const double *params;
     neighbor_grid *grid; /* NULL: few agents, or no rule among everyone */
+    /* Read by the leaves that turn the look only (loaded where the program turns). */
+    vec2 look;
+    double angular_velocity, max_turn_rate, max_angular_acceleration;
 } agent;
 
 /* numpy.minimum: NaN if either is. */
@@ -181,6 +184,17 @@ int check_leaders(const as_program *program, intptr_t n);
 vec2 pursue(const agent *a, const as_leaders *set, const double *params);
 vec2 evade(const agent *a, const as_leaders *set, const double *params);
 vec2 match_velocity(const agent *a, const as_leaders *set);
+
+/* look.c: Face, LookWhereYouAreGoing and Scan (its phase, one agent's, in place): turns */
+double face(const agent *a, vec2 target, double tolerance);
+double look_where_you_are_going(const agent *a, double tolerance);
+double scan(const agent *a, double *phase, const double *params);
+int check_looks(const as_program *program, const as_agents *agents, intptr_t n);
+/* whether a leaf of the program turns the look */
+int turns_look(const as_program *program);
+/* numpy's exp(1j * radians(degrees)), and its complex a / b (Smith's method) */
+vec2 rotation(double degrees);
+vec2 quotient(vec2 a, vec2 b);
 
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3

@@ -17,6 +17,8 @@ static int check_program(const as_program *program, intptr_t n) {
     if (program->n_paths > 0 && program->paths == NULL) return AS_ERR_PROGRAM;
     if (program->n_leaders < 0 || program->n_leaders > AS_MAX_STACK) return AS_ERR_PROGRAM;
     if (program->n_leaders > 0 && program->leaders == NULL) return AS_ERR_PROGRAM;
+    if (program->n_scans < 0 || program->n_scans > AS_MAX_STACK) return AS_ERR_PROGRAM;
+    if (program->n_scans > 0 && program->scans == NULL) return AS_ERR_PROGRAM;
 
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
@@ -64,7 +66,18 @@ static int check_program(const as_program *program, intptr_t n) {
                           : 0;
                 depth += 1;
                 break;
-            case AS_NO_FORCE:
+            case AS_FACE:
+                if (op[1] < 0 || op[1] >= program->n_targets) return AS_ERR_PROGRAM;
+                columns = 1;
+                depth += 1;
+                break;
+            case AS_LOOK_WHERE_YOU_ARE_GOING:
+                columns = 1;
+                depth += 1;
+                break;
+            case AS_SCAN:
+                if (op[1] < 0 || op[1] >= program->n_scans) return AS_ERR_PROGRAM;
+                columns = 3;
                 depth += 1;
                 break;
             case AS_WEIGHTED: case AS_PRIORITY:
@@ -87,15 +100,51 @@ int check_slots(const as_agents *agents, const intptr_t *slots, intptr_t n) {
     return AS_OK;
 }
 
-/* One agent's tree, interpreted: leaves push forces, blends pop their children's. */
+/* blend.WeightedBlend.turn: the weighted sum of the turns of the children that turn, into
+ * *sum; whether one does (numpy's None when none does). */
+static int weighted_turn(const double *turns, const int *turning, int32_t k,
+                         const double *weights, double *sum) {
+    int any = 0;
+    for (int32_t c = 0; c < k; c++) {
+        if (!turning[c]) continue;
+        double weighted = weights[c] * turns[c];
+        *sum = any ? *sum + weighted : weighted;
+        any = 1;
+    }
+    return any;
+}
+
+/* blend.PriorityBlend.turn: the turn of the first child whose turn exceeds the threshold, into
+ * *first (left 0 if none does); whether a child turns at all. */
+static int priority_turn(const double *turns, const int *turning, int32_t k, double threshold,
+                         double *first) {
+    int any = 0;
+    for (int32_t c = 0; c < k; c++) {
+        if (!turning[c]) continue;
+        any = 1;
+        if (fabs(turns[c]) > threshold) {
+            *first = turns[c];
+            break;
+        }
+    }
+    return any;
+}
+
+/* One agent's tree, interpreted: leaves push forces, blends pop their children's. The
+ * turns go along beside the forces (a leaf that does not turn pushes none, as numpy's None);
+ * the root's, if it has one, goes to *turn, and *turned says whether it has. */
 static vec2 run_program(const as_program *program, const as_agents *agents, const agent *a,
-                        intptr_t n, intptr_t *cursors) {
+                        intptr_t n, intptr_t *cursors, double *turn, int *turned) {
     vec2 stack[AS_MAX_STACK];
+    double turns[AS_MAX_STACK];
+    int turning[AS_MAX_STACK];
     intptr_t top = 0;
     for (intptr_t i = 0; i < program->n_ops; i++) {
         const int32_t *op = program->ops + 4 * i;
         intptr_t target = op[1] * n + a->row;
         vec2 force = ZERO;
+        double angular = 0.0;
+        int turns_here = 0;
         switch (op[0]) {
             case AS_SEEK:
                 force = seek(a, load(program->targets, target));
@@ -152,7 +201,17 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
             case AS_MATCH_VELOCITY:
                 force = match_velocity(a, program->leaders + op[1]);
                 break;
-            case AS_NO_FORCE: /* the look turns after the call; the force stays ZERO */
+            case AS_FACE: /* the leaves that turn the look: the force stays ZERO */
+                angular = face(a, load(program->targets, target), a->params[op[2]]);
+                turns_here = 1;
+                break;
+            case AS_LOOK_WHERE_YOU_ARE_GOING:
+                angular = look_where_you_are_going(a, a->params[op[2]]);
+                turns_here = 1;
+                break;
+            case AS_SCAN:
+                angular = scan(a, program->scans[op[1]].phase + a->row, a->params + op[2]);
+                turns_here = 1;
                 break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
@@ -162,6 +221,8 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                     force.y += child.y;
                 }
                 force = truncate(force, a->max_force);
+                turns_here = weighted_turn(turns + top, turning + top, op[1],
+                                           a->params + op[2], &angular);
                 break;
             case AS_PRIORITY: /* blend.PriorityBlend: the first child over the threshold */
                 top -= op[1];
@@ -171,11 +232,17 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                         break;
                     }
                 }
+                turns_here = priority_turn(turns + top, turning + top, op[1], a->params[op[2]],
+                                           &angular);
                 break;
         }
         if (op[0] <= AS_ARRIVE && program->gone[target]) force = ZERO; /* Targets.silence */
-        stack[top++] = finite(force); /* context.evaluate */
+        turning[top] = turns_here;
+        turns[top] = isfinite(angular) ? angular : 0.0; /* context.evaluate_turn */
+        stack[top++] = finite(force);                   /* context.evaluate */
     }
+    *turned = turning[0];
+    *turn = turns[0];
     return stack[0];
 }
 
@@ -190,7 +257,9 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK && program->geometry) status = check_geometry_sizes(program->geometry);
     if (status == AS_OK) status = check_paths(program, n);
     if (status == AS_OK) status = check_leaders(program, n);
+    if (status == AS_OK) status = check_looks(program, agents, n);
     if (status != AS_OK) return status;
+    int looks = turns_look(program);
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     neighbor_grid *grid = build_neighbor_grid(agents, program, n);
     for (intptr_t row = 0; row < n; row++) {
@@ -210,7 +279,14 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
         a.dt = dt;
         a.params = program->n_params ? program->params + row * program->n_params : NULL;
         a.grid = grid;
-        store(agents->force, slot, run_program(program, agents, &a, n, cursors));
+        a.look = looks ? load(agents->look, slot) : ZERO;
+        a.angular_velocity = looks ? agents->angular_velocity[slot] : 0.0;
+        a.max_turn_rate = looks ? agents->max_turn_rate[slot] : 0.0;
+        a.max_angular_acceleration = looks ? agents->max_angular_acceleration[slot] : 0.0;
+        double turn;
+        int turned;
+        store(agents->force, slot, run_program(program, agents, &a, n, cursors, &turn, &turned));
+        if (turned) agents->angular[slot] = turn; /* integrate.step: the batch's turns */
     }
     free_neighbor_grid(grid);
     return AS_OK;

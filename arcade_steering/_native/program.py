@@ -36,9 +36,9 @@ __all__ = ["MAX_STACK", "NotCoveredError", "Program", "compile_batch"]
 SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4, 5, 6, 7
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
-NO_FORCE = 19
+FACE, LOOK_WHERE_YOU_ARE_GOING, SCAN = 20, 21, 22
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
-#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
+#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders, Scan), of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -69,6 +69,7 @@ class Program:
         followers: The FollowPath and StayOnPath leaves' places, in operand order.
         leaders: The leaves reading a moving target's position and velocity (FollowLeader,
             OffsetPursuit, Pursue, Evade, MatchVelocity), in operand order.
+        scanners: The Scan leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -84,6 +85,7 @@ class Program:
     walls: list[BatchNode] = field(default_factory=list)
     followers: list[BatchNode] = field(default_factory=list)
     leaders: list[BatchNode] = field(default_factory=list)
+    scanners: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -108,6 +110,7 @@ class _Compiler:
         self.walls: list[BatchNode] = []
         self.followers: list[BatchNode] = []
         self.leaders: list[BatchNode] = []
+        self.scanners: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -167,6 +170,7 @@ class _Compiler:
             walls=self.walls,
             followers=self.followers,
             leaders=self.leaders,
+            scanners=self.scanners,
         )
 
 
@@ -217,9 +221,12 @@ def _reading(leaves: str, op: int, *names: str) -> Callable[[_Compiler, BatchNod
     return emit
 
 
-def _no_force(compiler: _Compiler, node: BatchNode) -> None:
-    """Face, LookWhereYouAreGoing and Scan: no force; numpy turns the look after the call."""
-    compiler.emit(NO_FORCE)
+def _face(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.emit(FACE, compiler.target(node), compiler.column(node, "tolerance"))
+
+
+def _look_where_you_are_going(compiler: _Compiler, node: BatchNode) -> None:
+    compiler.emit(LOOK_WHERE_YOU_ARE_GOING, 0, compiler.column(node, "tolerance"))
 
 
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
@@ -258,9 +265,9 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Pursue: _reading("leaders", PURSUE, "max_prediction"),
     Evade: _reading("leaders", EVADE, "threat_range", "max_prediction"),
     MatchVelocity: _reading("leaders", MATCH_VELOCITY),
-    Face: _no_force,
-    LookWhereYouAreGoing: _no_force,
-    Scan: _no_force,
+    Face: _face,
+    LookWhereYouAreGoing: _look_where_you_are_going,
+    Scan: _reading("scanners", SCAN, "half_angle", "period", "tolerance"),
     WeightedBlend: _weighted,
     PriorityBlend: _priority,
 }
@@ -280,6 +287,7 @@ def compile_batch(batch: Batch) -> Program:
         len(compiler.walls),
         len(compiler.followers),
         len(compiler.leaders),
+        len(compiler.scanners),
     )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")

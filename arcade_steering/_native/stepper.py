@@ -45,8 +45,12 @@ _COLUMNS = (
     ("mass", ()),
     ("radius", ()),
     ("response_time", ()),
+    ("angular", ()),
+    ("angular_velocity", ()),
+    ("max_turn_rate", ()),
+    ("max_angular_acceleration", ()),
 )
-_WRITTEN = {"position", "velocity", "force", "heading", "look"}
+_WRITTEN = {"position", "velocity", "force", "heading", "look", "angular", "angular_velocity"}
 #: kernel.h's error codes.
 _ERRORS = {
     -1: "a slot outside the agents' columns",
@@ -59,6 +63,7 @@ _ERRORS = {
     -8: "a path or segment out of range, or a path's arrays missing",
     -9: "a leader's arrays missing",
     -10: "a solid circle's arrays missing",
+    -11: "the agents' turn columns or a Scan's phase missing",
 }
 
 
@@ -137,6 +142,21 @@ class NativeStep:
         self._raise_on(self._solid.keep_out(agents, frame.geometry, slots, begin))
         self._raise_on(lib.as_turn(agents, rows[1], n, HEADING_MIN_SPEED))
         return True
+
+    def turn_looks(self, frame: StepFrame, slots: np.ndarray, looks: np.ndarray) -> None:
+        """Put the looks of ``slots`` back to ``looks`` ``(k, 2)``, where they were before
+        :meth:`integrate` turned them to the headings, and turn them by ``arrays.angular``
+        within each agent's limits (``integrate.turn_looks``)."""
+        k, ffi = len(slots), self._kernel.ffi
+        slots = checked("slots", np.ascontiguousarray(slots, INTP), INTP, (k,))
+        looks = checked("looks", looks, FLOAT, (k, 2))
+        agents = self._agents_of(frame.arrays)
+        saved = ffi.from_buffer("double[]", looks)
+        self._raise_on(
+            self._kernel.lib.as_turn_looks(
+                agents, ffi.from_buffer("intptr_t[]", slots), k, frame.dt, saved
+            )
+        )
 
     # -- what runs where --------------------------------------------------------------------
 

@@ -23,11 +23,16 @@ class NativeHook(Protocol):
     """What a step asks of the native step (``arcade_steering._native``) before numpy."""
 
     def steer(self, frame: StepFrame, batch: Batch) -> bool:
-        """Write the batch's forces natively; False to leave them to numpy."""
+        """Write the batch's forces (and turns) natively; False to leave them to numpy."""
         ...
 
     def integrate(self, frame: StepFrame, driven: np.ndarray | None) -> bool:
         """Move every agent natively; False to leave it to numpy."""
+        ...
+
+    def turn_looks(self, frame: StepFrame, slots: np.ndarray, looks: np.ndarray) -> None:
+        """After a native :meth:`integrate`: put the looks of ``slots`` back to ``looks``
+        and turn them natively."""
         ...
 
 

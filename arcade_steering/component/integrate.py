@@ -97,29 +97,32 @@ def step(frame: StepFrame, batches: list[Batch], driven: np.ndarray | None) -> N
     native = frame.native
     looking = []
     for batch in batches:
-        batch_frame = None
-        if native is None or not native.steer(frame, batch):
+        if native is None or not native.steer(frame, batch):  # natively: the turns too
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             put_rows(arrays.force, batch.index, evaluate(batch_frame, batch.root))
-        if batch.turns:  # the native step steers forces only: turns are numpy's
-            batch_frame = batch_frame or BatchFrame(frame, batch.slots, batch.index)
-            turn = evaluate_turn(batch_frame, batch.root)
-            arrays.angular[batch.index] = 0.0 if turn is None else turn
+            if batch.turns:
+                turn = evaluate_turn(batch_frame, batch.root)
+                arrays.angular[batch.index] = 0.0 if turn is None else turn
+        if batch.turns:
             looking.append(batch.slots)
     if not looking:
         _integrate(frame, driven)
         return
     slots = looking[0] if len(looking) == 1 else np.concatenate(looking)
     steered = arrays.look.take(slots, axis=0)  # integrate turns the others' to the heading
-    _integrate(frame, driven)
+    if _integrate(frame, driven) and native is not None:  # natively: the looks too
+        native.turn_looks(frame, slots, steered)
+        return
     put_rows(arrays.look, slots, steered)
     turn_looks(arrays, slots, frame.dt)
 
 
-def _integrate(frame: StepFrame, driven: np.ndarray | None) -> None:
-    """:func:`integrate`, natively where the frame's native step can."""
-    if frame.native is None or not frame.native.integrate(frame, driven):
-        integrate(frame.arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
+def _integrate(frame: StepFrame, driven: np.ndarray | None) -> bool:
+    """:func:`integrate`, natively where the frame's native step can: whether it did."""
+    if frame.native is not None and frame.native.integrate(frame, driven):
+        return True
+    integrate(frame.arrays, frame.agents.plan, frame.dt, frame.geometry, driven)
+    return False
 
 
 def rehearse(frame: StepFrame) -> None:

@@ -1,9 +1,8 @@
 """Broad phase for :mod:`arcade_steering.geometry`: a uniform grid over capsules.
 
-A capsule is a core segment ``a -> b`` with a radius; a circle is a zero-length capsule.
-The grid is built once when the static geometry changes and answers, for many query boxes
-at once, "which capsules might touch this box?" as flat ``(query row, capsule index)`` pair
-arrays, grouped by query row in ascending order. Pure numpy; no pymunk, no arcade.
+A capsule is a core segment ``a -> b`` with a radius (a circle: of zero length). Built once
+per change of the static geometry, the grid answers "which capsules might touch this box?"
+for many boxes at once, as ``(query row, capsule index)`` pairs, rows ascending. Pure numpy.
 """
 
 from __future__ import annotations
@@ -216,13 +215,9 @@ class BroadPhase:
         self._a, self._b, self._radius = a, b, radius
         # Bounding boxes [4, m]: min x, min y, max x, max y, px.
         self._box = np.concatenate((np.minimum(a, b).T - radius, np.maximum(a, b).T + radius))
-        self._grid = CapsuleGrid(a, b, radius)
+        #: The grid over every capsule, with cells of the broad phase's choice.
+        self.grid = CapsuleGrid(a, b, radius)
         self._halos: dict[tuple[float, int, int], CapsuleGrid] = {}
-
-    @property
-    def grid(self) -> CapsuleGrid:
-        """The grid over every capsule, with cells of the broad phase's choice."""
-        return self._grid
 
     def pairs(
         self,
@@ -256,7 +251,7 @@ class BroadPhase:
                 # Exact enough already: a bounding-box pass here costs more than it saves.
                 return self._halo(longest, first, stop).point_pairs(x, y)
             lo, hi = bounds()
-            rows, items = self._grid.pairs(lo, hi)
+            rows, items = self.grid.pairs(lo, hi)
             if count < self.size:
                 keep = np.flatnonzero((items >= first) & (items < stop))
                 rows, items = rows[keep], items[keep]
@@ -287,7 +282,7 @@ class BroadPhase:
             return _EMPTY_PAIRS
         if count <= _BRUTE_FORCE_MAX:
             return np.repeat(np.arange(n), count), np.tile(np.arange(first, stop), n)
-        rows, items = self._grid.segment_pairs(starts, ends)
+        rows, items = self.grid.segment_pairs(starts, ends)
         if count < self.size:
             keep = np.flatnonzero((items >= first) & (items < stop))
             rows, items = rows[keep], items[keep]

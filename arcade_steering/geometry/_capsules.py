@@ -4,12 +4,10 @@
 a radius; a circle has ``a == b``) in column arrays, with uniform grids for the broad phase
 (:mod:`~arcade_steering.geometry._broad_phase`) and the narrow-phase kernels of
 :mod:`~arcade_steering.geometry._kernels`. :class:`~arcade_steering.geometry.StaticGeometry`
-fills it from a pymunk space and adds the checked public queries; nothing here knows pymunk
-or arcade.
+fills it from a pymunk space and adds the checked public queries; nothing here knows pymunk.
 
-These are the per-frame methods: they skip argument checks and hold 2-D vectors as complex numbers
-``x + iy`` where that saves numpy calls: at the sizes steering works with, the count of numpy calls,
-not the rows, sets the cost.
+These are the per-frame methods: they skip argument checks and hold 2-D vectors as complex
+numbers ``x + iy`` where that saves numpy calls (the count of calls, not rows, sets the cost).
 """
 
 from __future__ import annotations
