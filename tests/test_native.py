@@ -539,3 +539,61 @@ def test_the_c_refuses_an_inconsistent_geometry_and_writes_nothing() -> None:
         getattr(geometry, member)[0] = 5
         assert kernel.lib.as_check_geometry(geometry) == -7, member
     assert not kernel.columns["force"].any()
+
+
+def test_a_geometry_far_apart_is_read_through_its_hashed_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Short walls and a wall and an obstacle a million px from them make the broad phase's
+    grid hash its cells: the C reads that table and finds what numpy's broad phase finds."""
+
+    def build(world: steer.SteeringWorld) -> np.ndarray:
+        rng = np.random.default_rng(5)
+        for _ in range(300):
+            a = rng.uniform(0, 400, 2)
+            world.add_wall(tuple(a), tuple(a + rng.uniform(-10, 10, 2)), thickness=2.0)
+        for _ in range(20):
+            world.add_obstacle(tuple(rng.uniform(0, 400, 2)), float(rng.uniform(4, 15)))
+        world.add_wall((1e6, 0), (1e6 + 50, 30))
+        world.add_obstacle((-1e6, 5e5), 20.0)
+        sprites = [StubSprite(*rng.uniform(0, 400, 2)) for _ in range(40)]
+        behavior = steer.PriorityBlend(
+            steer.AvoidWalls(), steer.AvoidObstacles(), steer.Seek((200, 200))
+        )
+        for sprite in sprites:
+            world.attach(sprite, behavior, max_speed=120.0)
+        world.update(1 / 60)
+        assert world.geometry.grid.table.hashed is not None
+        out = []
+        for _ in range(90):
+            world.update(1 / 60)
+            out.append([s.position for s in sprites])
+        return np.array(out)
+
+    native, numpy = two_worlds(monkeypatch, build)
+    assert_agree(native, numpy)
+
+
+def test_the_c_refuses_an_inconsistent_hashed_table() -> None:
+    kernel = Kernel(capacity=4)
+    short = [
+        ((x, y), (x + 9.0, y + 3.0), 1.0) for x in range(0, 400, 20) for y in range(0, 300, 20)
+    ]
+    far = {"segments": [*short, ((1e7, 0), (1e7, 9), 1.0)]}
+    geometry = kernel.geometry(**far)
+    assert geometry.keys != kernel.ffi.NULL  # hashed
+    assert kernel.lib.as_check_geometry(geometry) == 0
+    shift, probes = geometry.shift, geometry.probes
+    reachable = (1 << (64 - shift)) + probes - 1  # the rows the last home's probes reach
+    for member, value in {
+        "shift": 1,
+        "probes": 0,
+        "rows": reachable - 1,
+        "keys": kernel.ffi.NULL,
+    }.items():
+        geometry = kernel.geometry(**far)
+        setattr(geometry, member, value)
+        assert kernel.lib.as_check_geometry(geometry) == -7, member
+    geometry = kernel.geometry(**far)
+    geometry.shift = shift + 1  # homes in the first half: still in range, so accepted
+    assert kernel.lib.as_check_geometry(geometry) == 0

@@ -27,6 +27,15 @@ static int box_meets(const as_shapes *shapes, intptr_t j, vec2 lo, vec2 hi) {
            (ay < by ? ay : by) - r <= hi.y && (ay > by ? ay : by) + r >= lo.y;
 }
 
+/* The table row of a cell (column * ny + row), or -1 for an empty cell: CellTable.rows. */
+static intptr_t table_row(const as_geometry *g, intptr_t cell) {
+    if (!g->keys) return cell;
+    uint64_t home = ((uint64_t)cell * UINT64_C(0x9E3779B97F4A7C15)) >> g->shift;
+    for (intptr_t p = 0; p < g->probes; p++)
+        if (g->keys[(intptr_t)home + p] == cell) return (intptr_t)home + p;
+    return -1;
+}
+
 static void sort_ascending(intptr_t *values, intptr_t k) {
     for (intptr_t i = 1; i < k; i++) {
         intptr_t v = values[i], j = i;
@@ -50,8 +59,10 @@ intptr_t shapes_near(as_geometry *g, intptr_t first, intptr_t stop, vec2 lo, vec
     intptr_t query = ++g->queries;
     for (intptr_t ix = ix0; ix <= ix1; ix++) {
         for (intptr_t iy = iy0; iy <= iy1; iy++) {
-            intptr_t cell = ix * g->ny + iy, end = g->first[cell] + g->count[cell];
-            for (intptr_t p = g->first[cell]; p < end; p++) {
+            intptr_t at = table_row(g, ix * g->ny + iy);
+            if (at < 0) continue;
+            intptr_t end = g->first[at] + g->count[at];
+            for (intptr_t p = g->first[at]; p < end; p++) {
                 intptr_t j = g->items[p];
                 if (j < first || j >= stop || g->seen[j] == query) continue;
                 g->seen[j] = query;
@@ -70,6 +81,11 @@ int check_geometry_sizes(const as_geometry *g) {
                   !g->found))
         return AS_ERR_GEOMETRY;
     if (g->nx < 1 || g->ny < 1 || g->nx > INTPTR_MAX / g->ny) return AS_ERR_GEOMETRY;
+    if (!g->keys && g->rows != g->nx * g->ny) return AS_ERR_GEOMETRY;
+    if (g->keys && (g->shift < 2 || g->shift > 63 || g->probes < 1 ||
+                    g->probes > INTPTR_MAX - ((intptr_t)1 << (64 - g->shift)) ||
+                    g->rows < ((intptr_t)1 << (64 - g->shift)) + g->probes - 1))
+        return AS_ERR_GEOMETRY;
     if (!(g->cell > 0.0) || !isfinite(g->cell) || !isfinite(g->origin_x) ||
         !isfinite(g->origin_y) || !g->first || !g->count)
         return AS_ERR_GEOMETRY;
@@ -80,7 +96,7 @@ int check_geometry_sizes(const as_geometry *g) {
 int as_check_geometry(const as_geometry *g) {
     int status = check_geometry_sizes(g);
     if (status != AS_OK) return status;
-    for (intptr_t c = 0; c < g->nx * g->ny; c++)
+    for (intptr_t c = 0; c < g->rows; c++)
         if (g->first[c] < 0 || g->count[c] < 0 || g->count[c] > g->listings - g->first[c])
             return AS_ERR_GEOMETRY;
     for (intptr_t p = 0; p < g->listings; p++)
@@ -135,8 +151,10 @@ intptr_t shapes_along(as_geometry *g, intptr_t first, intptr_t stop, vec2 a, vec
         }
         if (!cell_span(fmin(ya, yb), fmax(ya, yb), g->ny, &r0, &r1)) continue;
         for (intptr_t row = r0; row <= r1; row++) {
-            intptr_t cell = column * g->ny + row, end = g->first[cell] + g->count[cell];
-            for (intptr_t at = g->first[cell]; at < end; at++) {
+            intptr_t listed = table_row(g, column * g->ny + row);
+            if (listed < 0) continue;
+            intptr_t end = g->first[listed] + g->count[listed];
+            for (intptr_t at = g->first[listed]; at < end; at++) {
                 intptr_t j = g->items[at];
                 if (j < first || j >= stop || g->seen[j] == query) continue;
                 g->seen[j] = query;

@@ -1,7 +1,7 @@
-"""The walls and obstacles as the C reads them: the geometry's shape columns and a dense
-grid over them, for the C's own broad phase (``geometry.c``). Made again, and checked once
-by the C, when the geometry's shapes change; between changes a step hands the C one
-pointer."""
+"""The walls and obstacles as the C reads them: the geometry's shape columns and its broad
+phase's grid over them (its cell table dense or hashed), for the C's own queries
+(``geometry.c``). Bound again, and checked once by the C, when the geometry's shapes change;
+between changes a step hands the C one pointer."""
 
 from __future__ import annotations
 
@@ -9,27 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..geometry._broad_phase import CapsuleGrid
-from ..geometry._kernels import AX, AY, BX, BY, NCOL, RAD
+from ..geometry._kernels import NCOL
 from .arrays import FLOAT, INTP, point
 
 if TYPE_CHECKING:
     from ..geometry import StaticGeometry
 
-__all__ = ["NativeGeometry", "dense_grid"]
-
-
-def dense_grid(geometry: StaticGeometry) -> CapsuleGrid:
-    """A grid over ``geometry``'s shapes whose table is a row per cell (the C reads no hashed
-    table): the broad phase's own grid where it is dense, else one with coarser cells."""
-    grid = geometry.grid
-    if grid.table.dense:
-        return grid
-    cols = geometry.local_frames.cols
-    a, b, radius = cols[AX : AY + 1].T, cols[BX : BY + 1].T, cols[RAD]
-    while not grid.table.dense:
-        grid = CapsuleGrid(a, b, radius, cell_size=2.0 * grid.cell_size)
-    return grid
+__all__ = ["NativeGeometry"]
 
 
 class NativeGeometry:
@@ -64,12 +50,17 @@ class NativeGeometry:
             point(ffi, shapes, name, points, FLOAT, (m, 2), held)
         shapes.m = m
         struct.n_walls = len(geometry.segment_radius)
-        grid = dense_grid(geometry)
+        grid = geometry.grid  # the broad phase's, its table dense or hashed
         struct.origin_x, struct.origin_y = (float(v) for v in grid.origin)
         struct.cell, struct.nx, struct.ny = grid.cell_size, grid.nx, grid.ny
-        cells = grid.nx * grid.ny
-        point(ffi, struct, "first", grid.table.first, INTP, (cells,), held)
-        point(ffi, struct, "count", grid.table.count, INTP, (cells,), held)
+        table = grid.table
+        rows = struct.rows = len(table)
+        struct.keys, struct.shift, struct.probes = self._ffi.NULL, 0, 0
+        if table.hashed is not None:
+            keys, struct.shift, struct.probes = table.hashed
+            point(ffi, struct, "keys", keys, INTP, (rows,), held)
+        point(ffi, struct, "first", table.first, INTP, (rows,), held)
+        point(ffi, struct, "count", table.count, INTP, (rows,), held)
         items = grid.cell_items
         point(ffi, struct, "items", items, INTP, (len(items),), held)
         struct.listings = len(items)

@@ -130,18 +130,26 @@ typedef struct {
     intptr_t m;
 } as_shapes;
 
-/* The world's walls (shapes 0 .. n_walls - 1) and obstacles (the rest), and a uniform grid of
- * square cells over them: cell column * ny + row lists, in ascending order, every shape whose
- * capsule may overlap it. Checked once (as_check_geometry) when made; seen and found are the
- * queries' scratch. */
+/* The world's walls (shapes 0 .. n_walls - 1) and obstacles (the rest), and the broad phase's
+ * uniform grid of square cells over them (geometry/_broad_phase.CapsuleGrid): cell column * ny
+ * + row lists, in ascending order, every shape whose capsule may overlap it, found through
+ * its table (geometry/_cell_table.CellTable): a row per cell, or, for a grid spanning more
+ * cells than that holds, a hash table of its occupied cells. Checked once
+ * (as_check_geometry) when made; seen and found are the queries' scratch. */
 typedef struct {
     as_shapes shapes;
     intptr_t n_walls;
     double origin_x, origin_y; /* the grid's lower-left corner, px */
     double cell;               /* its cells' side, px */
     intptr_t nx, ny;
-    const intptr_t *first;     /* (nx * ny,) each cell's first listing in items */
-    const intptr_t *count;     /* (nx * ny,) each cell's listings */
+    intptr_t rows;             /* the table's rows: nx * ny, or the hash table's */
+    const intptr_t *keys;      /* (rows,) the cell each row holds, -1 for none; NULL: a row
+                                * per cell */
+    int32_t shift;             /* hashed: a cell's home row is (cell * 0x9E3779B97F4A7C15,
+                                * mod 2^64) >> shift */
+    intptr_t probes;           /* hashed: a cell lies less than probes rows past its home */
+    const intptr_t *first;     /* (rows,) each row's first listing in items */
+    const intptr_t *count;     /* (rows,) each row's listings */
     const intptr_t *items;     /* (listings,) shape rows */
     intptr_t listings;
     intptr_t *seen;            /* (m,) the query that last listed each shape */

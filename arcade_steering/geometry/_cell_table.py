@@ -61,9 +61,11 @@ class CellTable:
         self._probe = np.arange(probes)
 
     @property
-    def dense(self) -> bool:
-        """Whether the table is a row per cell number (not hashed)."""
-        return self._shift is None
+    def hashed(self) -> tuple[np.ndarray, int, int] | None:
+        """A hashed table's cell per row (-1 for none), shift and probes; None for a dense one."""
+        if self._shift is None:
+            return None
+        return self._cell, int(self._shift), len(self._probe)
 
     def __len__(self) -> int:
         """Rows allocated."""
