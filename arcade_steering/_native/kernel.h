@@ -22,6 +22,8 @@
 #define AS_MATCH_VELOCITY 18 /* a: leader set (the target); pushes a force */
 #define AS_NO_FORCE 19 /* a leaf that only turns the look (Face, Scan, ...): pushes zero; the
                         * turn is numpy's, after the call */
+#define AS_INTERPOSE 23 /* a: leader set of target a, b: first of 3 columns (max_prediction,
+                        * slowing_radius, tolerance), c: leader set of target b; pushes a force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -163,7 +165,7 @@ typedef struct {
 } as_paths;
 
 /* One FollowLeader, OffsetPursuit, Pursue, Evade or MatchVelocity leaf's leaders (its moving
- * target) this step, one row per agent of the batch. */
+ * target), or one of an Interpose's two targets, this step, one row per agent of the batch. */
 typedef struct {
     const double *position;     /* (n, 2) px */
     const double *velocity;     /* (n, 2) px/s */

@@ -178,6 +178,10 @@ vec2 pursue(const agent *a, const as_leaders *set, const double *params);
 vec2 evade(const agent *a, const as_leaders *set, const double *params);
 vec2 match_velocity(const agent *a, const as_leaders *set);
 
+/* interpose.c */
+vec2 interpose(const agent *a, const as_leaders *one, const as_leaders *other,
+               const double *params);
+
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3
 #define TOUCH (2 * SKIN)

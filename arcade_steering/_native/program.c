@@ -67,6 +67,12 @@ static int check_program(const as_program *program, intptr_t n) {
             case AS_NO_FORCE:
                 depth += 1;
                 break;
+            case AS_INTERPOSE: /* two leader sets */
+                if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
+                if (op[3] < 0 || op[3] >= program->n_leaders) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
             case AS_WEIGHTED: case AS_PRIORITY:
                 if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
                 columns = op[0] == AS_WEIGHTED ? op[1] : 1;
@@ -150,6 +156,10 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 break;
             case AS_MATCH_VELOCITY:
                 force = match_velocity(a, program->leaders + op[1]);
+                break;
+            case AS_INTERPOSE:
+                force = interpose(a, program->leaders + op[1], program->leaders + op[3],
+                                  a->params + op[2]);
                 break;
             case AS_NO_FORCE: /* the look turns after the call; the force stays ZERO */
                 break;

@@ -26,7 +26,7 @@ from ..behaviors.look import Face, LookWhereYouAreGoing, Scan
 from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
-from ..behaviors.tactics import MatchVelocity
+from ..behaviors.tactics import Interpose, MatchVelocity
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -37,6 +37,7 @@ SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 NO_FORCE = 19
+INTERPOSE = 23
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -68,7 +69,8 @@ class Program:
         walls: The AvoidWalls leaves' places, in operand order.
         followers: The FollowPath and StayOnPath leaves' places, in operand order.
         leaders: The leaves reading a moving target's position and velocity (FollowLeader,
-            OffsetPursuit, Pursue, Evade, MatchVelocity), in operand order.
+            OffsetPursuit, Pursue, Evade, MatchVelocity, Interpose) and the name of that
+            target's parameter, in operand order.
     """
 
     ops: np.ndarray
@@ -83,7 +85,7 @@ class Program:
     sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
     walls: list[BatchNode] = field(default_factory=list)
     followers: list[BatchNode] = field(default_factory=list)
-    leaders: list[BatchNode] = field(default_factory=list)
+    leaders: list[tuple[BatchNode, str]] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -107,7 +109,7 @@ class _Compiler:
         self.avoiders: list[BatchNode] = []
         self.walls: list[BatchNode] = []
         self.followers: list[BatchNode] = []
-        self.leaders: list[BatchNode] = []
+        self.leaders: list[tuple[BatchNode, str]] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -217,6 +219,29 @@ def _reading(leaves: str, op: int, *names: str) -> Callable[[_Compiler, BatchNod
     return emit
 
 
+def _leader(op: int, name: str, *columns: str) -> Callable[[_Compiler, BatchNode], None]:
+    """The emitter of a leaf that reads its moving target ``name`` into a leader set, with
+    the parameter columns ``columns``."""
+
+    def emit(compiler: _Compiler, node: BatchNode) -> None:
+        compiler.leaders.append((node, name))
+        first = compiler.column(node, columns[0]) if columns else 0
+        for column in columns[1:]:
+            compiler.column(node, column)
+        compiler.emit(op, len(compiler.leaders) - 1, first)
+
+    return emit
+
+
+def _interpose(compiler: _Compiler, node: BatchNode) -> None:
+    """Interpose: two leader sets, its targets ``a`` (operand a) and ``b`` (operand c)."""
+    compiler.leaders += [(node, "a"), (node, "b")]
+    first = compiler.column(node, "max_prediction")
+    compiler.column(node, "slowing_radius")
+    compiler.column(node, "tolerance")
+    compiler.emit(INTERPOSE, len(compiler.leaders) - 2, first, len(compiler.leaders) - 1)
+
+
 def _no_force(compiler: _Compiler, node: BatchNode) -> None:
     """Face, LookWhereYouAreGoing and Scan: no force; numpy turns the look after the call."""
     compiler.emit(NO_FORCE)
@@ -251,13 +276,14 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
         *("prediction", "look_ahead", "min_look_ahead", "slowing_radius", "tolerance"),
     ),
     StayOnPath: _reading("followers", STAY_ON_PATH, "prediction"),
-    FollowLeader: _reading("leaders", FOLLOW_LEADER, "distance", "slowing_radius", "tolerance"),
-    OffsetPursuit: _reading(
-        "leaders", OFFSET_PURSUIT, "offset", "max_prediction", "slowing_radius", "tolerance"
+    FollowLeader: _leader(FOLLOW_LEADER, "leader", "distance", "slowing_radius", "tolerance"),
+    OffsetPursuit: _leader(
+        OFFSET_PURSUIT, "leader", "offset", "max_prediction", "slowing_radius", "tolerance"
     ),
-    Pursue: _reading("leaders", PURSUE, "max_prediction"),
-    Evade: _reading("leaders", EVADE, "threat_range", "max_prediction"),
-    MatchVelocity: _reading("leaders", MATCH_VELOCITY),
+    Pursue: _leader(PURSUE, "quarry", "max_prediction"),
+    Evade: _leader(EVADE, "threat", "threat_range", "max_prediction"),
+    MatchVelocity: _leader(MATCH_VELOCITY, "target"),
+    Interpose: _interpose,
     Face: _no_force,
     LookWhereYouAreGoing: _no_force,
     Scan: _no_force,
