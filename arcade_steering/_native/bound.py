@@ -21,6 +21,7 @@ from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
 from .follow import bind_leaders, path_binding
 from .geometry import NativeGeometry
 from .program import Program
+from .wander import bind_wanders
 
 __all__ = ["BoundProgram"]
 
@@ -87,6 +88,9 @@ class BoundProgram:
         struct.sight_cones, struct.n_sight_cones = self._sight_cones, len(program.sight_cones)
         struct.paths, struct.n_paths = self._paths, len(program.followers)
         struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
+        self._wanders = ffi.new("as_wander[]", max(len(program.wanders), 1))
+        self._held_wanders: list[Any] = []
+        struct.wanders, struct.n_wanders = self._wanders, len(program.wanders)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
@@ -110,6 +114,10 @@ class BoundProgram:
                 binding.bind(batch_frame)
             leaders = self.program.leaders
             self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
+        if self.program.wanders:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            wanders = self.program.wanders
+            self._held_wanders = bind_wanders(self._ffi, self._wanders, wanders, batch_frame)
         return self._struct
 
     def store_state(self) -> None:

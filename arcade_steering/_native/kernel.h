@@ -24,6 +24,8 @@
                         * turn is numpy's, after the call */
 #define AS_INTERPOSE 23 /* a: leader set of target a, b: first of 3 columns (max_prediction,
                         * slowing_radius, tolerance), c: leader set of target b; pushes a force */
+#define AS_WANDER 24 /* a: wander set, b: first of 2 columns (radius, distance); pushes a
+                      * force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -54,6 +56,7 @@
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
+#define AS_ERR_STATE -11  /* a Wander or FollowWaypoints set's arrays missing */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -174,6 +177,12 @@ typedef struct {
     const uint8_t *gone;        /* (n,) 1 where the leader is gone */
 } as_leaders;
 
+/* One Wander leaf's angles on the wander circle this step, walked in Python before the call
+ * (the numpy component's random walk, drawn from the world's generator). */
+typedef struct {
+    const double *angle; /* (n,) radians */
+} as_wander;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -196,6 +205,8 @@ typedef struct {
     as_sight_cones *sight_cones; /* (n_sight_cones,) */
     intptr_t n_sight_cones;
     as_geometry *geometry;  /* the walls and obstacles (checked), or NULL: none */
+    const as_wander *wanders; /* (n_wanders,) */
+    intptr_t n_wanders;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -182,6 +182,10 @@ vec2 match_velocity(const agent *a, const as_leaders *set);
 vec2 interpose(const agent *a, const as_leaders *one, const as_leaders *other,
                const double *params);
 
+/* wander.c */
+vec2 wander(const agent *a, const as_wander *set, const double *params);
+int check_wanders(const as_program *program, intptr_t n);
+
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3
 #define TOUCH (2 * SKIN)

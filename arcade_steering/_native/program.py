@@ -27,6 +27,7 @@ from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
 from ..behaviors.tactics import Interpose, MatchVelocity
+from ..behaviors.wander import Wander
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -37,7 +38,7 @@ SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 NO_FORCE = 19
-INTERPOSE = 23
+INTERPOSE, WANDER = 23, 24
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -71,6 +72,8 @@ class Program:
         leaders: The leaves reading a moving target's position and velocity (FollowLeader,
             OffsetPursuit, Pursue, Evade, MatchVelocity, Interpose) and the name of that
             target's parameter, in operand order.
+        wanders: The Wander leaves' places, in operand order (the order numpy evaluates them,
+            and so draws their random numbers).
     """
 
     ops: np.ndarray
@@ -86,6 +89,7 @@ class Program:
     walls: list[BatchNode] = field(default_factory=list)
     followers: list[BatchNode] = field(default_factory=list)
     leaders: list[tuple[BatchNode, str]] = field(default_factory=list)
+    wanders: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -110,6 +114,7 @@ class _Compiler:
         self.walls: list[BatchNode] = []
         self.followers: list[BatchNode] = []
         self.leaders: list[tuple[BatchNode, str]] = []
+        self.wanders: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -169,6 +174,7 @@ class _Compiler:
             walls=self.walls,
             followers=self.followers,
             leaders=self.leaders,
+            wanders=self.wanders,
         )
 
 
@@ -284,6 +290,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     Evade: _leader(EVADE, "threat", "threat_range", "max_prediction"),
     MatchVelocity: _leader(MATCH_VELOCITY, "target"),
     Interpose: _interpose,
+    Wander: _reading("wanders", WANDER, "radius", "distance"),
     Face: _no_force,
     LookWhereYouAreGoing: _no_force,
     Scan: _no_force,
@@ -306,6 +313,7 @@ def compile_batch(batch: Batch) -> Program:
         len(compiler.walls),
         len(compiler.followers),
         len(compiler.leaders),
+        len(compiler.wanders),
     )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
