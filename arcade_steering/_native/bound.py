@@ -22,6 +22,7 @@ from .follow import bind_leaders, path_binding
 from .geometry import NativeGeometry
 from .program import Program
 from .wander import bind_wanders
+from .waypoints import WaypointBinding
 
 __all__ = ["BoundProgram"]
 
@@ -91,6 +92,12 @@ class BoundProgram:
         self._wanders = ffi.new("as_wander[]", max(len(program.wanders), 1))
         self._held_wanders: list[Any] = []
         struct.wanders, struct.n_wanders = self._wanders, len(program.wanders)
+        self._waypoints = ffi.new("as_waypoints[]", max(len(program.waypoints), 1))
+        self._waypoint_leaves = [
+            WaypointBinding(ffi, self._waypoints[k], node)
+            for k, node in enumerate(program.waypoints)
+        ]
+        struct.waypoints, struct.n_waypoints = self._waypoints, len(program.waypoints)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
@@ -118,12 +125,16 @@ class BoundProgram:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             wanders = self.program.wanders
             self._held_wanders = bind_wanders(self._ffi, self._wanders, wanders, batch_frame)
+        if self._waypoint_leaves:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            for waypoints in self._waypoint_leaves:
+                waypoints.bind(batch_frame)
         return self._struct
 
     def store_state(self) -> None:
         """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
         agent has a threat; else only the threats forgotten, if some agent had one. Each
-        FollowPath leaf's progress."""
+        FollowPath leaf's progress, each FollowWaypoints leaf's waypoints."""
         for number, (ctx, state, had_threats) in enumerate(self._states):
             if self._obstacles[number].threats:
                 for name, values in state.items():
@@ -137,6 +148,8 @@ class BoundProgram:
         self._sight_states = []
         for binding in self._followers:
             binding.store()
+        for waypoints in self._waypoint_leaves:
+            waypoints.store()
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's state, to read and write in place (the C finds the

@@ -26,6 +26,8 @@
                         * slowing_radius, tolerance), c: leader set of target b; pushes a force */
 #define AS_WANDER 24 /* a: wander set, b: first of 2 columns (radius, distance); pushes a
                       * force */
+#define AS_FOLLOW_WAYPOINTS 25 /* a: waypoint set, b: first of 3 columns (arrive_radius,
+                               * slowing_radius, tolerance); pushes a force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -56,7 +58,8 @@
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
-#define AS_ERR_STATE -11  /* a Wander or FollowWaypoints set's arrays missing */
+#define AS_ERR_STATE -11  /* a Wander or FollowWaypoints set's arrays missing, or a waypoint
+                           * list or index out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -183,6 +186,19 @@ typedef struct {
     const double *angle; /* (n,) radians */
 } as_wander;
 
+/* One FollowWaypoints leaf's lists this step (waypoints.waypoint_lists) and its agents'
+ * state, read and written in place. */
+typedef struct {
+    const double *points;  /* (m, 2) every list's waypoints, one run per list, px */
+    intptr_t m;
+    const intptr_t *first; /* (n,) where each agent's list starts in points */
+    const double *count;   /* (n,) how many points its list has (whole numbers) */
+    const double *final;   /* (n,) "once": the first of the repeats its list ends with; or NULL */
+    double *state;         /* (n, 2) each agent's waypoint index and sense (+1, -1), NaN: new */
+    int32_t mode;          /* 0 "loop", 1 "pingpong", 2 "once" */
+    intptr_t passes;       /* the most points of a list: how many one step may pass */
+} as_waypoints;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -207,6 +223,8 @@ typedef struct {
     as_geometry *geometry;  /* the walls and obstacles (checked), or NULL: none */
     const as_wander *wanders; /* (n_wanders,) */
     intptr_t n_wanders;
+    as_waypoints *waypoints; /* (n_waypoints,) */
+    intptr_t n_waypoints;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

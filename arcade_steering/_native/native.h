@@ -186,6 +186,10 @@ vec2 interpose(const agent *a, const as_leaders *one, const as_leaders *other,
 vec2 wander(const agent *a, const as_wander *set, const double *params);
 int check_wanders(const as_program *program, intptr_t n);
 
+/* waypoints.c */
+vec2 follow_waypoints(const agent *a, as_waypoints *set, const double *params);
+int check_waypoints(const as_program *program, intptr_t n);
+
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3
 #define TOUCH (2 * SKIN)

@@ -28,6 +28,7 @@ from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
 from ..behaviors.tactics import Interpose, MatchVelocity
 from ..behaviors.wander import Wander
+from ..behaviors.waypoints import FollowWaypoints
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -38,7 +39,7 @@ SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 NO_FORCE = 19
-INTERPOSE, WANDER = 23, 24
+INTERPOSE, WANDER, FOLLOW_WAYPOINTS = 23, 24, 25
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -74,6 +75,7 @@ class Program:
             target's parameter, in operand order.
         wanders: The Wander leaves' places, in operand order (the order numpy evaluates them,
             and so draws their random numbers).
+        waypoints: The FollowWaypoints leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -90,6 +92,7 @@ class Program:
     followers: list[BatchNode] = field(default_factory=list)
     leaders: list[tuple[BatchNode, str]] = field(default_factory=list)
     wanders: list[BatchNode] = field(default_factory=list)
+    waypoints: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -115,6 +118,7 @@ class _Compiler:
         self.followers: list[BatchNode] = []
         self.leaders: list[tuple[BatchNode, str]] = []
         self.wanders: list[BatchNode] = []
+        self.waypoints: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -175,6 +179,7 @@ class _Compiler:
             followers=self.followers,
             leaders=self.leaders,
             wanders=self.wanders,
+            waypoints=self.waypoints,
         )
 
 
@@ -291,6 +296,9 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     MatchVelocity: _leader(MATCH_VELOCITY, "target"),
     Interpose: _interpose,
     Wander: _reading("wanders", WANDER, "radius", "distance"),
+    FollowWaypoints: _reading(
+        "waypoints", FOLLOW_WAYPOINTS, "arrive_radius", "slowing_radius", "tolerance"
+    ),
     Face: _no_force,
     LookWhereYouAreGoing: _no_force,
     Scan: _no_force,
@@ -314,6 +322,7 @@ def compile_batch(batch: Batch) -> Program:
         len(compiler.followers),
         len(compiler.leaders),
         len(compiler.wanders),
+        len(compiler.waypoints),
     )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")
