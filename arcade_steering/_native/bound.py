@@ -18,6 +18,7 @@ from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from .among import among_labels
 from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
+from .containment import ContainmentBinding
 from .follow import bind_leaders, path_binding
 from .geometry import NativeGeometry
 from .program import Program
@@ -47,10 +48,10 @@ _SIGHT_CONE_STATE = (
 class BoundProgram:
     """A program and the C structs over its arrays; per step, its moving targets and pairs."""
 
-    def __init__(self, ffi: Any, program: Program, batch: Batch) -> None:
+    def __init__(self, kernel: Any, program: Program, batch: Batch) -> None:
         n, t = len(batch), len(program.targets)
         self.program = program
-        self._ffi = ffi
+        self._ffi = ffi = kernel.ffi
         self._targets = program.static_targets.copy()
         self._gone = np.zeros((t, n), dtype=BYTE)
         self._pairs = ffi.new("as_pairs[]", max(len(program.neighbor_leaves), 1))
@@ -98,6 +99,13 @@ class BoundProgram:
             for k, node in enumerate(program.waypoints)
         ]
         struct.waypoints, struct.n_waypoints = self._waypoints, len(program.waypoints)
+        self._containments = ffi.new("as_containment[]", max(len(program.containments), 1))
+        self._containment_leaves = [
+            ContainmentBinding(kernel, self._containments[k], node)
+            for k, node in enumerate(program.containments)
+        ]
+        struct.containments = self._containments
+        struct.n_containments = len(program.containments)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
@@ -129,6 +137,10 @@ class BoundProgram:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             for waypoints in self._waypoint_leaves:
                 waypoints.bind(batch_frame)
+        if self._containment_leaves:
+            batch_frame = BatchFrame(frame, batch.slots, batch.index)
+            for containment in self._containment_leaves:
+                containment.bind(batch_frame)
         return self._struct
 
     def store_state(self) -> None:

@@ -28,6 +28,8 @@
                       * force */
 #define AS_FOLLOW_WAYPOINTS 25 /* a: waypoint set, b: first of 3 columns (arrive_radius,
                                * slowing_radius, tolerance); pushes a force */
+#define AS_CONTAINMENT 26 /* a: containment set, b: first of 3 columns (length, side_angle,
+                          * side_ratio); pushes a force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -58,8 +60,8 @@
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
-#define AS_ERR_STATE -11  /* a Wander or FollowWaypoints set's arrays missing, or a waypoint
-                           * list or index out of range */
+#define AS_ERR_STATE -11  /* a Wander, FollowWaypoints or Containment set's arrays missing, or
+                           * a waypoint list or index out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -199,6 +201,16 @@ typedef struct {
     intptr_t passes;       /* the most points of a list: how many one step may pass */
 } as_waypoints;
 
+/* One Containment leaf's outline, a geometry of its own (checked when made), and this step's
+ * agents outside their region (containment.reentry, worked out in Python). */
+typedef struct {
+    as_geometry *outline;     /* the regions' edges, all walls */
+    const intptr_t *owner;    /* (m,) each edge's region */
+    const intptr_t *region;   /* (n,) each agent's region */
+    const uint8_t *outside;   /* (n,) 1 where the agent is outside its region */
+    const double *desired;    /* (n, 2) the velocity back in, where outside, px/s */
+} as_containment;
+
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
     const int32_t *ops;     /* (n_ops, 4) */
@@ -225,6 +237,8 @@ typedef struct {
     intptr_t n_wanders;
     as_waypoints *waypoints; /* (n_waypoints,) */
     intptr_t n_waypoints;
+    as_containment *containments; /* (n_containments,) */
+    intptr_t n_containments;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

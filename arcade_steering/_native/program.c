@@ -77,6 +77,11 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 3;
                 depth += 1;
                 break;
+            case AS_CONTAINMENT:
+                if (op[1] < 0 || op[1] >= program->n_containments) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
             case AS_INTERPOSE: /* two leader sets */
                 if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
                 if (op[3] < 0 || op[3] >= program->n_leaders) return AS_ERR_PROGRAM;
@@ -173,6 +178,9 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
             case AS_FOLLOW_WAYPOINTS:
                 force = follow_waypoints(a, program->waypoints + op[1], a->params + op[2]);
                 break;
+            case AS_CONTAINMENT:
+                force = containment(a, program->containments + op[1], a->params + op[2]);
+                break;
             case AS_INTERPOSE:
                 force = interpose(a, program->leaders + op[1], program->leaders + op[3],
                                   a->params + op[2]);
@@ -217,6 +225,7 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_leaders(program, n);
     if (status == AS_OK) status = check_wanders(program, n);
     if (status == AS_OK) status = check_waypoints(program, n);
+    if (status == AS_OK) status = check_containments(program, n);
     if (status != AS_OK) return status;
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;
     neighbor_grid *grid = build_neighbor_grid(agents, program, n);

@@ -20,6 +20,7 @@ import numpy as np
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles, AvoidWalls
+from ..behaviors.containment import Containment
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.leader import FollowLeader, OffsetPursuit
 from ..behaviors.look import Face, LookWhereYouAreGoing, Scan
@@ -39,7 +40,7 @@ SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 NO_FORCE = 19
-INTERPOSE, WANDER, FOLLOW_WAYPOINTS = 23, 24, 25
+INTERPOSE, WANDER, FOLLOW_WAYPOINTS, CONTAINMENT = 23, 24, 25, 26
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
 #: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
 MAX_STACK = 32
@@ -76,6 +77,7 @@ class Program:
         wanders: The Wander leaves' places, in operand order (the order numpy evaluates them,
             and so draws their random numbers).
         waypoints: The FollowWaypoints leaves' places, in operand order.
+        containments: The Containment leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -93,6 +95,7 @@ class Program:
     leaders: list[tuple[BatchNode, str]] = field(default_factory=list)
     wanders: list[BatchNode] = field(default_factory=list)
     waypoints: list[BatchNode] = field(default_factory=list)
+    containments: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -119,6 +122,7 @@ class _Compiler:
         self.leaders: list[tuple[BatchNode, str]] = []
         self.wanders: list[BatchNode] = []
         self.waypoints: list[BatchNode] = []
+        self.containments: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -180,6 +184,7 @@ class _Compiler:
             leaders=self.leaders,
             wanders=self.wanders,
             waypoints=self.waypoints,
+            containments=self.containments,
         )
 
 
@@ -296,6 +301,7 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
     MatchVelocity: _leader(MATCH_VELOCITY, "target"),
     Interpose: _interpose,
     Wander: _reading("wanders", WANDER, "radius", "distance"),
+    Containment: _reading("containments", CONTAINMENT, "length", "side_angle", "side_ratio"),
     FollowWaypoints: _reading(
         "waypoints", FOLLOW_WAYPOINTS, "arrive_radius", "slowing_radius", "tolerance"
     ),
@@ -323,6 +329,7 @@ def compile_batch(batch: Batch) -> Program:
         len(compiler.leaders),
         len(compiler.wanders),
         len(compiler.waypoints),
+        len(compiler.containments),
     )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")

@@ -163,7 +163,7 @@ class NativeStep:
         bound = self._programs.get(batch)
         if bound is None or (not isinstance(bound, str) and not bound.program.current()):
             try:
-                bound = BoundProgram(self._kernel.ffi, compile_batch(batch), batch)
+                bound = BoundProgram(self._kernel, compile_batch(batch), batch)
             except NotCoveredError as why:
                 bound = str(why)
             self._programs[batch] = bound
