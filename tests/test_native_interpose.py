@@ -46,8 +46,9 @@ def random_interpose(rng: np.random.Generator, scene: Scene) -> steer.Interpose:
     )
 
 
-#: Fuzzed worlds: twelve in the default run, forty more under ``-m slow`` (and under ASan).
-FUZZ_SEEDS = [*range(12), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(12, 52))]
+#: Fuzzed worlds: six in the default run (two of them of more than 64 agents), forty-six more
+#: under ``-m slow`` (and under ASan).
+FUZZ_SEEDS = [*range(6), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(6, 52))]
 
 
 @pytest.mark.parametrize("seed", FUZZ_SEEDS)
@@ -58,7 +59,7 @@ def test_fuzzed_interposers_agree_with_numpy(seed: int, monkeypatch: pytest.Monk
     assert_agree(native, numpy)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", range(1, 3))  # worlds of fewer than 64 agents
 def test_the_native_interposers_are_deterministic(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

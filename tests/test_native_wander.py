@@ -39,8 +39,9 @@ def random_wander(rng: np.random.Generator, scene: Scene) -> steer.Wander:
     )
 
 
-#: Fuzzed worlds: twelve in the default run, forty more under ``-m slow`` (and under ASan).
-FUZZ_SEEDS = [*range(12), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(12, 52))]
+#: Fuzzed worlds: six in the default run (two of them of more than 64 agents), forty-six more
+#: under ``-m slow`` (and under ASan).
+FUZZ_SEEDS = [*range(6), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(6, 52))]
 
 
 @pytest.mark.parametrize("seed", FUZZ_SEEDS)
@@ -51,7 +52,7 @@ def test_fuzzed_wanderers_agree_with_numpy(seed: int, monkeypatch: pytest.Monkey
     assert_agree(native, numpy)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", range(1, 3))  # worlds of fewer than 64 agents
 def test_the_native_wanderers_are_deterministic(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     first = run_scene(seed, random_wander, monkeypatch, native=True)
     assert first.tobytes() == run_scene(seed, random_wander, monkeypatch, True).tobytes()

@@ -82,8 +82,9 @@ def run_waypoints(seed: int, monkeypatch: pytest.MonkeyPatch, native: bool) -> n
     return fuzzed.scene.run(fuzzed.every_step)
 
 
-#: Fuzzed worlds: twelve in the default run, forty more under ``-m slow`` (and under ASan).
-FUZZ_SEEDS = [*range(12), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(12, 52))]
+#: Fuzzed worlds: six in the default run (two of them of more than 64 agents), forty-six more
+#: under ``-m slow`` (and under ASan).
+FUZZ_SEEDS = [*range(6), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(6, 52))]
 
 
 @pytest.mark.parametrize("seed", FUZZ_SEEDS)
@@ -96,7 +97,7 @@ def test_fuzzed_waypoint_followers_agree_with_numpy(
     assert_agree(native, numpy)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", range(1, 3))  # worlds of fewer than 64 agents
 def test_the_native_waypoint_followers_are_deterministic(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
