@@ -42,7 +42,8 @@ EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 1
 NO_FORCE = 19
 INTERPOSE, WANDER, FOLLOW_WAYPOINTS, CONTAINMENT = 23, 24, 25, 26
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
-#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders), of a program.
+#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders, Wander,
+#: FollowWaypoints, Containment), of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -137,10 +138,14 @@ class _Compiler:
         """Emit a leaf that reads data of its own each step: its place in ``leaves`` is its
         operand a, the first of its parameter columns ``names`` its operand b."""
         leaves.append(node)
+        self.emit(op, len(leaves) - 1, self.gather(node, names))
+
+    def gather(self, node: BatchNode, names: tuple[str, ...]) -> int:
+        """Gather the parameter columns ``names``; returns the first's number (0 for none)."""
         first = self.column(node, names[0]) if names else 0
         for name in names[1:]:
             self.column(node, name)
-        self.emit(op, len(leaves) - 1, first)
+        return first
 
     def target(self, node: BatchNode, name: str = "target") -> int:
         table = type(node.component).params[name].per_agent(node, self.n)
@@ -241,10 +246,7 @@ def _leader(op: int, name: str, *columns: str) -> Callable[[_Compiler, BatchNode
 
     def emit(compiler: _Compiler, node: BatchNode) -> None:
         compiler.leaders.append((node, name))
-        first = compiler.column(node, columns[0]) if columns else 0
-        for column in columns[1:]:
-            compiler.column(node, column)
-        compiler.emit(op, len(compiler.leaders) - 1, first)
+        compiler.emit(op, len(compiler.leaders) - 1, compiler.gather(node, columns))
 
     return emit
 
@@ -252,9 +254,7 @@ def _leader(op: int, name: str, *columns: str) -> Callable[[_Compiler, BatchNode
 def _interpose(compiler: _Compiler, node: BatchNode) -> None:
     """Interpose: two leader sets, its targets ``a`` (operand a) and ``b`` (operand c)."""
     compiler.leaders += [(node, "a"), (node, "b")]
-    first = compiler.column(node, "max_prediction")
-    compiler.column(node, "slowing_radius")
-    compiler.column(node, "tolerance")
+    first = compiler.gather(node, ("max_prediction", "slowing_radius", "tolerance"))
     compiler.emit(INTERPOSE, len(compiler.leaders) - 2, first, len(compiler.leaders) - 1)
 
 
