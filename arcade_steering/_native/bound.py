@@ -94,18 +94,19 @@ class BoundProgram:
         self._held_wanders: list[Any] = []
         struct.wanders, struct.n_wanders = self._wanders, len(program.wanders)
         self._waypoints = ffi.new("as_waypoints[]", max(len(program.waypoints), 1))
-        self._waypoint_leaves = [
+        struct.waypoints, struct.n_waypoints = self._waypoints, len(program.waypoints)
+        self._containments = ffi.new("as_containment[]", max(len(program.containments), 1))
+        struct.containments = self._containments
+        struct.n_containments = len(program.containments)
+        # The FollowWaypoints and Containment leaves' bindings: bound each step, stored after.
+        self._bindings: list[WaypointBinding | ContainmentBinding] = [
             WaypointBinding(ffi, self._waypoints[k], node)
             for k, node in enumerate(program.waypoints)
         ]
-        struct.waypoints, struct.n_waypoints = self._waypoints, len(program.waypoints)
-        self._containments = ffi.new("as_containment[]", max(len(program.containments), 1))
-        self._containment_leaves = [
+        self._bindings += [
             ContainmentBinding(kernel, self._containments[k], node)
             for k, node in enumerate(program.containments)
         ]
-        struct.containments = self._containments
-        struct.n_containments = len(program.containments)
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
@@ -129,18 +130,12 @@ class BoundProgram:
                 binding.bind(batch_frame)
             leaders = self.program.leaders
             self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
-        if self.program.wanders:
+        if self.program.wanders or self._bindings:
             batch_frame = BatchFrame(frame, batch.slots, batch.index)
             wanders = self.program.wanders
             self._held_wanders = bind_wanders(self._ffi, self._wanders, wanders, batch_frame)
-        if self._waypoint_leaves:
-            batch_frame = BatchFrame(frame, batch.slots, batch.index)
-            for waypoints in self._waypoint_leaves:
-                waypoints.bind(batch_frame)
-        if self._containment_leaves:
-            batch_frame = BatchFrame(frame, batch.slots, batch.index)
-            for containment in self._containment_leaves:
-                containment.bind(batch_frame)
+            for each in self._bindings:
+                each.bind(batch_frame)
         return self._struct
 
     def store_state(self) -> None:
@@ -160,8 +155,8 @@ class BoundProgram:
         self._sight_states = []
         for binding in self._followers:
             binding.store()
-        for waypoints in self._waypoint_leaves:
-            waypoints.store()
+        for each in self._bindings:
+            each.store()
 
     def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
         """Each AvoidObstacles leaf's state, to read and write in place (the C finds the

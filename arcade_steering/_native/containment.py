@@ -43,3 +43,6 @@ class ContainmentBinding:
         point(ffi, entry, "outside", outside, BYTE, (n,), held)
         point(ffi, entry, "desired", back, FLOAT, (n, 2), held)
         self._held = held
+
+    def store(self) -> None:
+        """Nothing: Containment keeps no state."""
