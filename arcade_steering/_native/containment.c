@@ -8,12 +8,15 @@
 /* containment.Containment.steer for one agent. params: length, side_angle, side_ratio. */
 vec2 containment(const agent *a, as_containment *set, const double *params) {
     intptr_t i = a->row;
-    if (set->outside[i]) return velocity_force(load(set->desired, i), a->velocity, a->response_time);
+    if (set->outside[i]) /* heading back in */
+        return velocity_force(load(set->desired, i), a->velocity, a->response_time);
     as_geometry *outline = set->outline;
     double front = look_ahead(a, params[0]);
     intptr_t found = walls_in_reach(a, outline, front), k = 0;
-    for (intptr_t p = 0; p < found; p++) /* feel_walls' owners: its own region's edges */
-        if (set->owner[outline->found[p]] == set->region[i]) outline->found[k++] = outline->found[p];
+    for (intptr_t p = 0; p < found; p++) { /* feel_walls' owners: its own region's edges */
+        intptr_t edge = outline->found[p];
+        if (set->owner[edge] == set->region[i]) outline->found[k++] = edge;
+    }
     return feel_walls(a, outline, k, front, params);
 }
 
