@@ -24,7 +24,7 @@ from arcade_steering.testing import StubSprite
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
 #: kernel.h's AS_CONTAINMENT, AS_ERR_PROGRAM, AS_ERR_GEOMETRY and AS_ERR_STATE.
-CONTAINMENT, ERR_PROGRAM, ERR_GEOMETRY, ERR_STATE = 26, -2, -7, -11
+CONTAINMENT, ERR_PROGRAM, ERR_GEOMETRY, ERR_STATE = 26, -2, -7, -12
 STEPS = 90
 #: A concave region: a square with a notch cut into its top.
 NOTCHED = [(0, 0), (300, 0), (300, 300), (150, 100), (0, 300)]

@@ -22,7 +22,7 @@ from arcade_steering.testing import StubSprite
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
 #: kernel.h's AS_WANDER, AS_ERR_PROGRAM and AS_ERR_STATE.
-WANDER, ERR_PROGRAM, ERR_STATE = 24, -2, -11
+WANDER, ERR_PROGRAM, ERR_STATE = 24, -2, -12
 
 
 @pytest.fixture(autouse=True)

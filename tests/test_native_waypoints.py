@@ -21,7 +21,7 @@ from arcade_steering.testing import StubSprite
 pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native step is not built")
 
 #: kernel.h's AS_FOLLOW_WAYPOINTS, AS_ERR_PROGRAM and AS_ERR_STATE.
-FOLLOW_WAYPOINTS, ERR_PROGRAM, ERR_STATE = 25, -2, -11
+FOLLOW_WAYPOINTS, ERR_PROGRAM, ERR_STATE = 25, -2, -12
 STEPS = 90
 
 

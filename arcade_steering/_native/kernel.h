@@ -60,7 +60,7 @@
 #define AS_ERR_PATHS -8     /* a path or segment out of range, or a path set's arrays missing */
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* solid-step candidates not grouped by circle, or a shape out of range */
-#define AS_ERR_STATE -11  /* a Wander, FollowWaypoints or Containment set's arrays missing, or
+#define AS_ERR_STATE -12  /* a Wander, FollowWaypoints or Containment set's arrays missing, or
                            * a waypoint list or index out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */

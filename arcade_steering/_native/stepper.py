@@ -59,7 +59,8 @@ _ERRORS = {
     -8: "a path or segment out of range, or a path's arrays missing",
     -9: "a leader's arrays missing",
     -10: "solid-step candidates out of order, or a shape out of range",
-    -11: "a Wander or FollowWaypoints leaf's arrays missing",
+    -12: "a Wander, FollowWaypoints or Containment leaf's arrays missing, or a waypoint list "
+    "or index out of range",
 }
 
 
