@@ -361,7 +361,7 @@ def test_the_report_says_which_path_runs_and_why(monkeypatch: pytest.MonkeyPatch
     world = steer.SteeringWorld()
     sprites = [StubSprite(0, 0), StubSprite(10, 0), StubSprite(20, 0)]
     world.attach(sprites[0], steer.PriorityBlend(steer.Flee((5, 5), 50), steer.Arrive((9, 9))))
-    world.attach(sprites[1], steer.WeightedBlend((steer.Seek((1, 1)), 1), (steer.Wander(), 1)))
+    world.attach(sprites[1], steer.WeightedBlend((steer.Seek((1, 1)), 1), (steer.Hide((5, 5)), 1)))
 
     class MySeek(steer.Seek):
         """A subclass may steer otherwise: it runs on numpy."""
@@ -370,9 +370,9 @@ def test_the_report_says_which_path_runs_and_why(monkeypatch: pytest.MonkeyPatch
     report = world.native_report()
     assert report.available and not report.native and report.integration == ""
     assert [b.native for b in report.batches] == [True, False, False]
-    assert report.batches[1].reason == "Wander has no native step yet"
+    assert report.batches[1].reason == "Hide has no native step yet"
     assert report.batches[2].reason == "MySeek has no native step yet"
-    assert "numpy (Wander has no native step yet)" in str(report)
+    assert "numpy (Hide has no native step yet)" in str(report)
 
     world.add_wall((100, 100), (200, 100))
     assert world.native_report().integration == ""  # the solid step runs natively too

@@ -166,12 +166,23 @@ static vec2 towards_nearer_end(const as_shapes *set, intptr_t j, vec2 point) {
  * _avoid_kernels.feeler_depths and wall_push. params: length, side_angle, side_ratio. */
 vec2 avoid_walls(const agent *a, as_geometry *geometry, const double *params) {
     double front = look_ahead(a, params[0]); /* avoid.feeler_length */
-    /* One broad phase serves the three feelers: they all lie within the front one's length
-     * of the agent's circle. */
+    intptr_t k = walls_in_reach(a, geometry, front);
+    return feel_walls(a, geometry, k, front, params);
+}
+
+/* The walls whose boxes meet the agent's reach, into geometry->found; how many. One broad
+ * phase serves the three feelers: they all lie within the front one's length of the agent's
+ * circle. */
+intptr_t walls_in_reach(const agent *a, as_geometry *geometry, double front) {
     double reach = front + a->radius;
     vec2 lo = {a->position.x - reach, a->position.y - reach};
     vec2 hi = {a->position.x + reach, a->position.y + reach};
-    intptr_t k = shapes_near(geometry, 0, geometry->n_walls, lo, hi);
+    return shapes_near(geometry, 0, geometry->n_walls, lo, hi);
+}
+
+/* The three feelers, the front one front px long, against the k walls of geometry->found. */
+vec2 feel_walls(const agent *a, as_geometry *geometry, intptr_t k, double front,
+                const double *params) {
     if (k == 0) return ZERO;
     const as_shapes *set = &geometry->shapes;
 

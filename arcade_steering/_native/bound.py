@@ -17,9 +17,12 @@ from ..component.context import SteeringContext
 from ..component.frame import BatchFrame, StepFrame
 from .among import among_labels
 from .arrays import BYTE, FLOAT, INT32, INTP, checked, point
+from .containment import ContainmentBinding
 from .follow import bind_leaders, path_binding
 from .geometry import NativeGeometry
 from .program import Program
+from .wander import bind_wanders
+from .waypoints import WaypointBinding
 
 __all__ = ["BoundProgram"]
 
@@ -44,10 +47,10 @@ _SIGHT_CONE_STATE = (
 class BoundProgram:
     """A program and the C structs over its arrays; per step, its moving targets and pairs."""
 
-    def __init__(self, ffi: Any, program: Program, batch: Batch) -> None:
+    def __init__(self, kernel: Any, program: Program, batch: Batch) -> None:
         n, t = len(batch), len(program.targets)
         self.program = program
-        self._ffi = ffi
+        self._ffi = ffi = kernel.ffi
         self._targets = program.static_targets.copy()
         self._gone = np.zeros((t, n), dtype=BYTE)
         self._pairs = ffi.new("as_pairs[]", max(len(program.neighbor_leaves), 1))
@@ -91,36 +94,67 @@ class BoundProgram:
         struct.paths, struct.n_paths = self._paths, len(program.followers)
         struct.leaders, struct.n_leaders = self._leaders, len(program.leaders)
         struct.scans, struct.n_scans = self._scans, len(program.scanners)
+        self._wanders = ffi.new("as_wander[]", max(len(program.wanders), 1))
+        self._held_wanders: list[Any] = []
+        struct.wanders, struct.n_wanders = self._wanders, len(program.wanders)
+        self._waypoints = ffi.new("as_waypoints[]", max(len(program.waypoints), 1))
+        struct.waypoints, struct.n_waypoints = self._waypoints, len(program.waypoints)
+        self._containments = ffi.new("as_containment[]", max(len(program.containments), 1))
+        struct.containments = self._containments
+        struct.n_containments = len(program.containments)
+        # The FollowWaypoints and Containment leaves' bindings: bound each step, stored after.
+        self._bindings: list[WaypointBinding | ContainmentBinding] = [
+            WaypointBinding(ffi, self._waypoints[k], node)
+            for k, node in enumerate(program.waypoints)
+        ]
+        self._bindings += [
+            ContainmentBinding(kernel, self._containments[k], node)
+            for k, node in enumerate(program.containments)
+        ]
+        # Whether a leaf reads more each step than its targets and the geometry.
+        self._reads_more = any(
+            (
+                *(program.neighbor_leaves, program.avoiders, program.sight_cones),
+                *(program.followers, program.leaders, program.scanners, program.wanders),
+                self._bindings,
+            )
+        )
         self._struct = struct
 
     def for_step(self, frame: StepFrame, batch: Batch, geometry: NativeGeometry) -> Any:
         """The program's struct with this step's moving targets, neighbour pairs and what
         else its leaves read; ``geometry`` holds the walls and obstacles as the C reads them."""
-        for number, table in enumerate(self.program.targets):
+        program = self.program
+        for number, table in enumerate(program.targets):
             if table.moving:
                 self._targets[number] = table.positions(frame)
                 self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
-        if self.program.neighbor_leaves:
-            self._bind_pairs(frame, batch)
-        if self.program.avoiders:
-            self._bind_obstacles(frame, batch)
-        if self.program.sight_cones:
-            self._bind_sight_cones(frame, batch)
-        if self.program.avoiders or self.program.walls or self.program.sight_cones:
+        if program.avoiders or program.walls or program.sight_cones:
             self._struct.geometry = geometry.struct(frame.geometry)
-        if self.program.followers or self.program.leaders or self.program.scanners:
-            batch_frame = BatchFrame(frame, batch.slots, batch.index)
-            for binding in self._followers:
-                binding.bind(batch_frame)
-            leaders = self.program.leaders
-            self._held_leaders = bind_leaders(self._ffi, self._leaders, leaders, batch_frame)
-            self._bind_scans(batch_frame)
+        if not self._reads_more:
+            return self._struct
+        # What the leaves read of the batch, as the numpy components see it: one frame for all.
+        batch_frame = BatchFrame(frame, batch.slots, batch.index)
+        if program.neighbor_leaves:
+            self._bind_pairs(batch_frame, batch)
+        if program.avoiders:
+            self._bind_obstacles(batch_frame)
+        if program.sight_cones:
+            self._bind_sight_cones(batch_frame)
+        for binding in self._followers:
+            binding.bind(batch_frame)
+        self._held_leaders = bind_leaders(self._ffi, self._leaders, program.leaders, batch_frame)
+        self._bind_scans(batch_frame)
+        self._held_wanders = bind_wanders(self._ffi, self._wanders, program.wanders, batch_frame)
+        for each in self._bindings:
+            each.bind(batch_frame)
         return self._struct
 
     def store_state(self) -> None:
         """Each AvoidObstacles leaf's state, as its numpy steer stores it: all of it when an
         agent has a threat; else only the threats forgotten, if some agent had one. Each
-        FollowPath leaf's progress. Each Scan leaf's phase."""
+        FollowPath leaf's progress, each Scan leaf's phase, each FollowWaypoints leaf's
+        waypoints."""
         for number, (ctx, state, had_threats) in enumerate(self._states):
             if self._obstacles[number].threats:
                 for name, values in state.items():
@@ -137,12 +171,13 @@ class BoundProgram:
         for ctx, phase in self._scan_states:  # Scan stores its phase every step
             ctx.set_state("phase", phase)
         self._scan_states = []
+        for each in self._bindings:
+            each.store()
 
-    def _bind_obstacles(self, frame: StepFrame, batch: Batch) -> None:
+    def _bind_obstacles(self, batch_frame: BatchFrame) -> None:
         """Each AvoidObstacles leaf's state, to read and write in place (the C finds the
         obstacles near each agent itself)."""
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        ffi, n = self._ffi, len(batch)
+        ffi, n = self._ffi, len(batch_frame.slots)
         held: list[Any] = []
         self._states = []
         for number, node in enumerate(self.program.avoiders):
@@ -167,12 +202,11 @@ class BoundProgram:
             self._scan_states.append((ctx, phase))
         self._held_scans = held
 
-    def _bind_sight_cones(self, frame: StepFrame, batch: Batch) -> None:
+    def _bind_sight_cones(self, batch_frame: BatchFrame) -> None:
         """Each EvadeSightCone leaf's leaders (velocities, and slots where they are agents:
         their positions are its target's), its state to read and write in place, and whether
         walls hide its followers (the C casts the lines of sight it needs)."""
-        batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        n = len(batch)
+        frame, n = batch_frame.step, len(batch_frame.slots)
         held: list[Any] = []
         self._sight_states = []
         for number, (node, leader) in enumerate(self.program.sight_cones):
@@ -191,17 +225,16 @@ class BoundProgram:
             entry.occluded = cast(EvadeSightCone, node.component).occluded
         self._held_sight_cones = held
 
-    def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
+    def _bind_pairs(self, batch_frame: BatchFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
         agent of the world, or among groups no agent is in two of (labelled), left to the C,
         which finds them on a grid of its own (and sums them in the world's order, as the
         numpy index does for up to 64 agents)."""
-        ffi = self._ffi
+        ffi, frame = self._ffi, batch_frame.step
         world = frame.agents.rows
         world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
         self._struct.world, self._struct.n_world = world_buffer, len(world)
         held: list[Any] = [(world, world_buffer)]
-        batch_frame = None
         for number, node in enumerate(self.program.neighbor_leaves):
             entry = self._pairs[number]
             entry.everyone = self.program.among_all[number]
@@ -210,8 +243,6 @@ class BoundProgram:
                 entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
                 entry.count = 0
                 continue
-            if batch_frame is None:
-                batch_frame = BatchFrame(frame, batch.slots, batch.index)
             params = SteeringContext(batch_frame, node).params(node.component)
             pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
             p = len(pairs)

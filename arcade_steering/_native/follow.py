@@ -1,5 +1,5 @@
 """FollowPath, StayOnPath and the leaves reading a moving target (FollowLeader, OffsetPursuit,
-Pursue, Evade, MatchVelocity) bound to the native step, step by step: their paths, the
+Pursue, Evade, MatchVelocity, Interpose) bound to the native step, step by step: their paths, the
 agents' progress along them and their leaders, as the numpy components read them, in checked
 arrays the C reads (and, for the progress, writes in place)."""
 
@@ -14,8 +14,6 @@ from .._core.batches import BatchNode
 from ..behaviors._follow import FollowState
 from ..behaviors.leader import FollowLeader, OffsetPursuit, follow_heading, pursuit_heading
 from ..behaviors.paths import FollowPath, FollowSetup, follow_setup, path_pack, store_follow
-from ..behaviors.seek import Evade, Pursue
-from ..behaviors.tactics import MatchVelocity
 from ..component.context import SteeringContext
 from ..component.frame import BatchFrame
 from ..component.targets import Targets
@@ -118,28 +116,27 @@ def path_binding(ffi: Any, entry: Any, node: BatchNode) -> PathBinding:
     return kind(ffi, entry, node)
 
 
-#: The leaves that read a moving target into a leader set: the target's parameter and how its
-#: heading is found (None: the C does not read it).
-_LEADERS: dict[type, tuple[str, Callable[[SteeringContext, Targets], np.ndarray] | None]] = {
-    FollowLeader: ("leader", follow_heading),
-    OffsetPursuit: ("leader", pursuit_heading),
-    Pursue: ("quarry", None),
-    Evade: ("threat", None),
-    MatchVelocity: ("target", None),
+#: How the leaves that read their leader's heading find it (the others' is not read).
+_HEADINGS: dict[type, Callable[[SteeringContext, Targets], np.ndarray]] = {
+    FollowLeader: follow_heading,
+    OffsetPursuit: pursuit_heading,
 }
 
 
-def bind_leaders(ffi: Any, entries: Any, nodes: list[BatchNode], frame: BatchFrame) -> list:
-    """Each leader-reading leaf's leaders (its moving target) this step, read as its steer
-    reads them, into ``entries``; returns what keeps their arrays alive."""
+def bind_leaders(
+    ffi: Any, entries: Any, leaves: list[tuple[BatchNode, str]], frame: BatchFrame
+) -> list:
+    """Each leader-reading leaf's leaders (its moving target, the parameter named beside it)
+    this step, read as its steer reads them, into ``entries``; returns what keeps their
+    arrays alive."""
     held: list[Any] = []
-    for number, node in enumerate(nodes):
+    for number, (node, name) in enumerate(leaves):
         ctx = SteeringContext(frame, node)
-        name, heading = _LEADERS[type(node.component)]
         leader = getattr(ctx.params(node.component), name)
         entry, n = entries[number], len(ctx)
         point(ffi, entry, "position", leader.position, FLOAT, (n, 2), held)
         point(ffi, entry, "velocity", leader.velocity, FLOAT, (n, 2), held)
+        heading = _HEADINGS.get(type(node.component))
         headings = np.zeros((n, 2)) if heading is None else heading(ctx, leader)
         point(ffi, entry, "heading", headings, FLOAT, (n, 2), held)
         point(ffi, entry, "gone", leader.gone, BYTE, (n,), held)

@@ -26,6 +26,14 @@
 #define AS_FACE 20  /* a: target, b: tolerance column */
 #define AS_LOOK_WHERE_YOU_ARE_GOING 21 /* b: tolerance column */
 #define AS_SCAN 22  /* a: scan set, b: first of 3 columns (half_angle, period, tolerance) */
+#define AS_INTERPOSE 23 /* a: leader set of target a, b: first of 3 columns (max_prediction,
+                        * slowing_radius, tolerance), c: leader set of target b; pushes a force */
+#define AS_WANDER 24 /* a: wander set, b: first of 2 columns (radius, distance); pushes a
+                      * force */
+#define AS_FOLLOW_WAYPOINTS 25 /* a: waypoint set, b: first of 3 columns (arrive_radius,
+                               * slowing_radius, tolerance); pushes a force */
+#define AS_CONTAINMENT 26 /* a: containment set, b: first of 3 columns (length, side_angle,
+                          * side_ratio); pushes a force */
 #define AS_ALIGNMENT 14 /* a: pair set, b: radius column */
 #define AS_COHESION 15  /* a: pair set, b: radius column */
 #define AS_EVADE_SIGHT_CONE 13 /* a: leader target, b: first of 3 columns (length, half_angle,
@@ -57,6 +65,8 @@
 #define AS_ERR_LEADERS -9   /* a leader set's arrays missing */
 #define AS_ERR_SHAPES -10 /* a solid circle's arrays missing */
 #define AS_ERR_LOOKS -11 /* the agents' turn columns or a scan set's phase missing */
+#define AS_ERR_STATE -12  /* a Wander, FollowWaypoints or Containment set's arrays missing, or
+                           * a waypoint list or index out of range */
 
 /* The world's agent columns (AgentArrays), capacity rows each. */
 typedef struct {
@@ -186,7 +196,7 @@ typedef struct {
 } as_paths;
 
 /* One FollowLeader, OffsetPursuit, Pursue, Evade or MatchVelocity leaf's leaders (its moving
- * target) this step, one row per agent of the batch. */
+ * target), or one of an Interpose's two targets, this step, one row per agent of the batch. */
 typedef struct {
     const double *position;     /* (n, 2) px */
     const double *velocity;     /* (n, 2) px/s */
@@ -194,6 +204,35 @@ typedef struct {
                                  * (FollowLeader) or +x (OffsetPursuit) */
     const uint8_t *gone;        /* (n,) 1 where the leader is gone */
 } as_leaders;
+
+/* One Wander leaf's angles on the wander circle this step, walked in Python before the call
+ * (the numpy component's random walk, drawn from the world's generator). */
+typedef struct {
+    const double *angle; /* (n,) radians */
+} as_wander;
+
+/* One FollowWaypoints leaf's lists this step (waypoints.waypoint_lists) and its agents'
+ * state, read and written in place. */
+typedef struct {
+    const double *points;  /* (m, 2) every list's waypoints, one run per list, px */
+    intptr_t m;
+    const intptr_t *first; /* (n,) where each agent's list starts in points */
+    const double *count;   /* (n,) how many points its list has (whole numbers) */
+    const double *final;   /* (n,) "once": the first of the repeats its list ends with; or NULL */
+    double *state;         /* (n, 2) each agent's waypoint index and sense (+1, -1), NaN: new */
+    int32_t mode;          /* 0 "loop", 1 "pingpong", 2 "once" */
+    intptr_t passes;       /* the most points of a list: how many one step may pass */
+} as_waypoints;
+
+/* One Containment leaf's outline, a geometry of its own (checked when made), and this step's
+ * agents outside their region (containment.reentry, worked out in Python). */
+typedef struct {
+    as_geometry *outline;     /* the regions' edges, all walls */
+    const intptr_t *owner;    /* (m,) each edge's region */
+    const intptr_t *region;   /* (n,) each agent's region */
+    const uint8_t *outside;   /* (n,) 1 where the agent is outside its region */
+    const double *desired;    /* (n, 2) the velocity back in, where outside, px/s */
+} as_containment;
 
 /* A batch's compiled tree and what its leaves read this step. */
 typedef struct {
@@ -219,6 +258,12 @@ typedef struct {
     as_geometry *geometry;  /* the walls and obstacles (checked), or NULL: none */
     as_scan *scans;         /* (n_scans,) */
     intptr_t n_scans;
+    const as_wander *wanders; /* (n_wanders,) */
+    intptr_t n_wanders;
+    as_waypoints *waypoints; /* (n_waypoints,) */
+    intptr_t n_waypoints;
+    as_containment *containments; /* (n_containments,) */
+    intptr_t n_containments;
 } as_program;
 
 /* Forces of the batch's agents (slots, n of them) into agents->force, as the numpy path's

@@ -170,6 +170,9 @@ vec2 evade_sight_cone(const agent *a, const as_agents *agents, as_sight_cones *s
 int check_sight_cones(const as_program *program, const as_agents *agents, intptr_t n);
 /* avoid_walls.c */
 vec2 avoid_walls(const agent *a, as_geometry *geometry, const double *params);
+intptr_t walls_in_reach(const agent *a, as_geometry *geometry, double front);
+vec2 feel_walls(const agent *a, as_geometry *geometry, intptr_t k, double front,
+                const double *params);
 /* follow_path.c */
 vec2 follow_path(const agent *a, as_paths *set, const double *params);
 vec2 stay_on_path(const agent *a, const as_paths *set, double prediction);
@@ -195,6 +198,22 @@ int turns_look(const as_program *program);
 /* numpy's exp(1j * radians(degrees)), and its complex a / b (Smith's method) */
 vec2 rotation(double degrees);
 vec2 quotient(vec2 a, vec2 b);
+
+/* interpose.c */
+vec2 interpose(const agent *a, const as_leaders *one, const as_leaders *other,
+               const double *params);
+
+/* wander.c */
+vec2 wander(const agent *a, const as_wander *set, const double *params);
+int check_wanders(const as_program *program, intptr_t n);
+
+/* waypoints.c */
+vec2 follow_waypoints(const agent *a, as_waypoints *set, const double *params);
+int check_waypoints(const as_program *program, intptr_t n);
+
+/* containment.c */
+vec2 containment(const agent *a, as_containment *set, const double *params);
+int check_containments(const as_program *program, intptr_t n);
 
 /* The solid step (solid/contacts.py: SKIN, TOUCH; geometry/_frames.py: ON_CORE). */
 #define SKIN 1e-3

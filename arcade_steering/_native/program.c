@@ -80,6 +80,27 @@ static int check_program(const as_program *program, intptr_t n) {
                 columns = 3;
                 depth += 1;
                 break;
+            case AS_WANDER:
+                if (op[1] < 0 || op[1] >= program->n_wanders) return AS_ERR_PROGRAM;
+                columns = 2;
+                depth += 1;
+                break;
+            case AS_FOLLOW_WAYPOINTS:
+                if (op[1] < 0 || op[1] >= program->n_waypoints) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
+            case AS_CONTAINMENT:
+                if (op[1] < 0 || op[1] >= program->n_containments) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
+            case AS_INTERPOSE: /* two leader sets */
+                if (op[1] < 0 || op[1] >= program->n_leaders) return AS_ERR_PROGRAM;
+                if (op[3] < 0 || op[3] >= program->n_leaders) return AS_ERR_PROGRAM;
+                columns = 3;
+                depth += 1;
+                break;
             case AS_WEIGHTED: case AS_PRIORITY:
                 if (op[1] < 1 || op[1] > depth) return AS_ERR_STACK;
                 columns = op[0] == AS_WEIGHTED ? op[1] : 1;
@@ -213,6 +234,19 @@ static vec2 run_program(const as_program *program, const as_agents *agents, cons
                 angular = scan(a, program->scans[op[1]].phase + a->row, a->params + op[2]);
                 turns_here = 1;
                 break;
+            case AS_WANDER:
+                force = wander(a, program->wanders + op[1], a->params + op[2]);
+                break;
+            case AS_FOLLOW_WAYPOINTS:
+                force = follow_waypoints(a, program->waypoints + op[1], a->params + op[2]);
+                break;
+            case AS_CONTAINMENT:
+                force = containment(a, program->containments + op[1], a->params + op[2]);
+                break;
+            case AS_INTERPOSE:
+                force = interpose(a, program->leaders + op[1], program->leaders + op[3],
+                                  a->params + op[2]);
+                break;
             case AS_WEIGHTED: /* blend.WeightedBlend: weighted sum, truncated */
                 top -= op[1];
                 for (int32_t k = 0; k < op[1]; k++) {
@@ -258,6 +292,9 @@ int as_steer(const as_agents *agents, const intptr_t *slots, intptr_t n,
     if (status == AS_OK) status = check_paths(program, n);
     if (status == AS_OK) status = check_leaders(program, n);
     if (status == AS_OK) status = check_looks(program, agents, n);
+    if (status == AS_OK) status = check_wanders(program, n);
+    if (status == AS_OK) status = check_waypoints(program, n);
+    if (status == AS_OK) status = check_containments(program, n);
     if (status != AS_OK) return status;
     int looks = turns_look(program);
     for (intptr_t s = 0; s < program->n_obstacles; s++) program->obstacles[s].threats = 0;

@@ -20,13 +20,16 @@ import numpy as np
 from .._core.batches import Batch, BatchNode
 from .._core.gather import gather_array, gather_groups
 from ..behaviors.avoid import AvoidObstacles, AvoidWalls
+from ..behaviors.containment import Containment
 from ..behaviors.group import Alignment, Cohesion, Separation
 from ..behaviors.leader import FollowLeader, OffsetPursuit
 from ..behaviors.look import Face, LookWhereYouAreGoing, Scan
 from ..behaviors.paths import FollowPath, StayOnPath
 from ..behaviors.seek import Arrive, Evade, Flee, Pursue, Seek
 from ..behaviors.sight_cone import EvadeSightCone
-from ..behaviors.tactics import MatchVelocity
+from ..behaviors.tactics import Interpose, MatchVelocity
+from ..behaviors.wander import Wander
+from ..behaviors.waypoints import FollowWaypoints
 from ..combine import PriorityBlend, WeightedBlend
 from ..component.targets import TargetTable
 
@@ -37,8 +40,10 @@ SEEK, FLEE, ARRIVE, SEPARATION, WEIGHTED, PRIORITY, AVOID_OBSTACLES = 1, 2, 3, 4
 AVOID_WALLS, FOLLOW_PATH, FOLLOW_LEADER, OFFSET_PURSUIT, STAY_ON_PATH = 8, 9, 10, 11, 12
 EVADE_SIGHT_CONE, ALIGNMENT, COHESION, PURSUE, EVADE, MATCH_VELOCITY = 13, 14, 15, 16, 17, 18
 FACE, LOOK_WHERE_YOU_ARE_GOING, SCAN = 20, 21, 22
+INTERPOSE, WANDER, FOLLOW_WAYPOINTS, CONTAINMENT = 23, 24, 25, 26
 #: kernel.h's AS_MAX_STACK: the deepest stack, and the most leaves of one kind reading data of
-#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders, Scan), of a program.
+#: their own (flocking rules, AvoidObstacles, AvoidWalls, paths, leaders, Scan, Wander,
+#: FollowWaypoints, Containment), of a program.
 MAX_STACK = 32
 #: What a place of the tree holds while a program built from it is current.
 _TOKEN = ("native program",)
@@ -68,8 +73,13 @@ class Program:
         walls: The AvoidWalls leaves' places, in operand order.
         followers: The FollowPath and StayOnPath leaves' places, in operand order.
         leaders: The leaves reading a moving target's position and velocity (FollowLeader,
-            OffsetPursuit, Pursue, Evade, MatchVelocity), in operand order.
+            OffsetPursuit, Pursue, Evade, MatchVelocity, Interpose) and the name of that
+            target's parameter, in operand order.
         scanners: The Scan leaves' places, in operand order.
+        wanders: The Wander leaves' places, in operand order (the order numpy evaluates them,
+            and so draws their random numbers).
+        waypoints: The FollowWaypoints leaves' places, in operand order.
+        containments: The Containment leaves' places, in operand order.
     """
 
     ops: np.ndarray
@@ -84,8 +94,11 @@ class Program:
     sight_cones: list[tuple[BatchNode, int]] = field(default_factory=list)
     walls: list[BatchNode] = field(default_factory=list)
     followers: list[BatchNode] = field(default_factory=list)
-    leaders: list[BatchNode] = field(default_factory=list)
+    leaders: list[tuple[BatchNode, str]] = field(default_factory=list)
     scanners: list[BatchNode] = field(default_factory=list)
+    wanders: list[BatchNode] = field(default_factory=list)
+    waypoints: list[BatchNode] = field(default_factory=list)
+    containments: list[BatchNode] = field(default_factory=list)
 
     def current(self) -> bool:
         """Whether no parameter the program gathered has changed since."""
@@ -109,8 +122,11 @@ class _Compiler:
         self.avoiders: list[BatchNode] = []
         self.walls: list[BatchNode] = []
         self.followers: list[BatchNode] = []
-        self.leaders: list[BatchNode] = []
+        self.leaders: list[tuple[BatchNode, str]] = []
         self.scanners: list[BatchNode] = []
+        self.wanders: list[BatchNode] = []
+        self.waypoints: list[BatchNode] = []
+        self.containments: list[BatchNode] = []
         self.tokens: list[tuple[BatchNode, object]] = []
         self.sight_cones: list[tuple[BatchNode, int]] = []
         self.depth = self.deepest = 0
@@ -125,10 +141,14 @@ class _Compiler:
         """Emit a leaf that reads data of its own each step: its place in ``leaves`` is its
         operand a, the first of its parameter columns ``names`` its operand b."""
         leaves.append(node)
+        self.emit(op, len(leaves) - 1, self.gather(node, names))
+
+    def gather(self, node: BatchNode, names: tuple[str, ...]) -> int:
+        """Gather the parameter columns ``names``; returns the first's number (0 for none)."""
         first = self.column(node, names[0]) if names else 0
         for name in names[1:]:
             self.column(node, name)
-        self.emit(op, len(leaves) - 1, first)
+        return first
 
     def target(self, node: BatchNode, name: str = "target") -> int:
         table = type(node.component).params[name].per_agent(node, self.n)
@@ -171,6 +191,9 @@ class _Compiler:
             followers=self.followers,
             leaders=self.leaders,
             scanners=self.scanners,
+            wanders=self.wanders,
+            waypoints=self.waypoints,
+            containments=self.containments,
         )
 
 
@@ -229,6 +252,24 @@ def _look_where_you_are_going(compiler: _Compiler, node: BatchNode) -> None:
     compiler.emit(LOOK_WHERE_YOU_ARE_GOING, 0, compiler.column(node, "tolerance"))
 
 
+def _leader(op: int, name: str, *columns: str) -> Callable[[_Compiler, BatchNode], None]:
+    """The emitter of a leaf that reads its moving target ``name`` into a leader set, with
+    the parameter columns ``columns``."""
+
+    def emit(compiler: _Compiler, node: BatchNode) -> None:
+        compiler.leaders.append((node, name))
+        compiler.emit(op, len(compiler.leaders) - 1, compiler.gather(node, columns))
+
+    return emit
+
+
+def _interpose(compiler: _Compiler, node: BatchNode) -> None:
+    """Interpose: two leader sets, its targets ``a`` (operand a) and ``b`` (operand c)."""
+    compiler.leaders += [(node, "a"), (node, "b")]
+    first = compiler.gather(node, ("max_prediction", "slowing_radius", "tolerance"))
+    compiler.emit(INTERPOSE, len(compiler.leaders) - 2, first, len(compiler.leaders) - 1)
+
+
 def _weighted(compiler: _Compiler, node: BatchNode) -> None:
     k = len(node.children)
     compiler.emit(WEIGHTED, k, compiler.column(node, "weights"), pops=k)
@@ -258,13 +299,19 @@ _EMITTERS: dict[type, Callable[[_Compiler, BatchNode], None]] = {
         *("prediction", "look_ahead", "min_look_ahead", "slowing_radius", "tolerance"),
     ),
     StayOnPath: _reading("followers", STAY_ON_PATH, "prediction"),
-    FollowLeader: _reading("leaders", FOLLOW_LEADER, "distance", "slowing_radius", "tolerance"),
-    OffsetPursuit: _reading(
-        "leaders", OFFSET_PURSUIT, "offset", "max_prediction", "slowing_radius", "tolerance"
+    FollowLeader: _leader(FOLLOW_LEADER, "leader", "distance", "slowing_radius", "tolerance"),
+    OffsetPursuit: _leader(
+        OFFSET_PURSUIT, "leader", "offset", "max_prediction", "slowing_radius", "tolerance"
     ),
-    Pursue: _reading("leaders", PURSUE, "max_prediction"),
-    Evade: _reading("leaders", EVADE, "threat_range", "max_prediction"),
-    MatchVelocity: _reading("leaders", MATCH_VELOCITY),
+    Pursue: _leader(PURSUE, "quarry", "max_prediction"),
+    Evade: _leader(EVADE, "threat", "threat_range", "max_prediction"),
+    MatchVelocity: _leader(MATCH_VELOCITY, "target"),
+    Interpose: _interpose,
+    Wander: _reading("wanders", WANDER, "radius", "distance"),
+    Containment: _reading("containments", CONTAINMENT, "length", "side_angle", "side_ratio"),
+    FollowWaypoints: _reading(
+        "waypoints", FOLLOW_WAYPOINTS, "arrive_radius", "slowing_radius", "tolerance"
+    ),
     Face: _face,
     LookWhereYouAreGoing: _look_where_you_are_going,
     Scan: _reading("scanners", SCAN, "half_angle", "period", "tolerance"),
@@ -288,6 +335,9 @@ def compile_batch(batch: Batch) -> Program:
         len(compiler.followers),
         len(compiler.leaders),
         len(compiler.scanners),
+        len(compiler.wanders),
+        len(compiler.waypoints),
+        len(compiler.containments),
     )
     if compiler.deepest > MAX_STACK or leaves > MAX_STACK:
         raise NotCoveredError(f"the tree is deeper than the native step's {MAX_STACK} levels")

@@ -64,6 +64,8 @@ _ERRORS = {
     -9: "a leader's arrays missing",
     -10: "a solid circle's arrays missing",
     -11: "the agents' turn columns or a Scan's phase missing",
+    -12: "a Wander, FollowWaypoints or Containment leaf's arrays missing, or a waypoint list "
+    "or index out of range",
 }
 
 
@@ -182,7 +184,7 @@ class NativeStep:
         bound = self._programs.get(batch)
         if bound is None or (not isinstance(bound, str) and not bound.program.current()):
             try:
-                bound = BoundProgram(self._kernel.ffi, compile_batch(batch), batch)
+                bound = BoundProgram(self._kernel, compile_batch(batch), batch)
             except NotCoveredError as why:
                 bound = str(why)
             self._programs[batch] = bound

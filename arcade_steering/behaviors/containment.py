@@ -24,7 +24,7 @@ from ._avoid_kernels import look_ahead
 from .avoid import feel_walls
 from .seek import velocity_force
 
-__all__ = ["Containment", "Region", "check_region"]
+__all__ = ["Containment", "Region", "check_region", "reentry", "region_outline"]
 
 #: How far inside the outline (beyond its radius) an agent that got out heads for, px.
 REENTRY = 2.0
@@ -137,8 +137,7 @@ class Containment(SteeringComponent):
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
         regions = params.region
-        outline = ctx.node_cache(("outline", *map(id, regions.values)), lambda: _outline(regions))
-        geometry, owner = outline
+        geometry, owner = region_outline(ctx, regions)
         speed = np.linalg.norm(ctx.velocity, axis=1)
         length = look_ahead(
             speed, ctx.max_speed, ctx.max_force / ctx.mass, ctx.radius, params.length
@@ -146,18 +145,35 @@ class Containment(SteeringComponent):
         force = feel_walls(
             ctx, geometry, length, params.side_angle, params.side_ratio, (regions.index, owner)
         )
-        for region, rows in regions:
-            inside = region.contains(ctx.position[rows])
-            if every(inside):
-                continue
-            out = rows[~inside]
-            position = ctx.position[out]
-            edge = region.nearest(position)
-            way_in = normalize(edge - position, normalize(region.points.mean(0) - position))
-            aim = edge + scale_rows(way_in, ctx.radius[out] + REENTRY)
-            desired = scale_rows(normalize(aim - position, way_in), ctx.max_speed[out])
+        out, desired = reentry(ctx, regions)
+        if len(out):
             force[out] = velocity_force(desired, ctx.velocity[out], ctx.response_time[out])
         return force
+
+
+def region_outline(ctx: SteeringContext, regions: Any) -> tuple[StaticGeometry, np.ndarray]:
+    """One geometry of every region's edges (made once for the place of the tree, until a
+    region changes), and each edge's region ``(m,)`` (an index into ``regions.values``)."""
+    return ctx.node_cache(("outline", *map(id, regions.values)), lambda: _outline(regions))
+
+
+def reentry(ctx: SteeringContext, regions: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The rows ``(k,)`` of the agents outside their region and the velocity ``(k, 2)`` that
+    takes each straight back in, at full speed, to ``REENTRY`` px beyond its circle."""
+    found = []
+    for region, rows in regions:
+        inside = region.contains(ctx.position[rows])
+        if every(inside):
+            continue
+        out = rows[~inside]
+        position = ctx.position[out]
+        edge = region.nearest(position)
+        way_in = normalize(edge - position, normalize(region.points.mean(0) - position))
+        aim = edge + scale_rows(way_in, ctx.radius[out] + REENTRY)
+        found.append((out, scale_rows(normalize(aim - position, way_in), ctx.max_speed[out])))
+    if not found:
+        return np.zeros(0, dtype=np.intp), np.zeros((0, 2))
+    return np.concatenate([out for out, _ in found]), np.concatenate([d for _, d in found])
 
 
 def _outline(regions: Any) -> tuple[StaticGeometry, np.ndarray]:

@@ -26,6 +26,23 @@ def wander_targets(
     return position + scale_rows(heading, distance) + scale_rows(forward, radius)
 
 
+def wander_angles(ctx: SteeringContext, jitter: np.ndarray) -> np.ndarray:
+    """Each agent's angle on its wander circle after this step's random walk ``(n,)``,
+    radians in ``[-pi, pi)``, stored as its state ``"angle"``.
+
+    Draws from the world's generator: first a uniform start for each agent new to it, then one
+    normal per agent. Both paths walk the angles here, so they draw the same numbers in the
+    same order and replays stay deterministic.
+    """
+    angle = ctx.state("angle")
+    fresh = np.isnan(angle)
+    angle[fresh] = ctx.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
+    angle += jitter * np.sqrt(ctx.dt) * ctx.rng.standard_normal(len(ctx))
+    angle = (angle + np.pi) % (2.0 * np.pi) - np.pi
+    ctx.set_state("angle", angle)
+    return angle
+
+
 @built_in(lambda the: Arguments())
 class Wander(SteeringComponent):
     """Stroll about: seek a point that drifts randomly on a circle ahead of the agent.
@@ -46,13 +63,7 @@ class Wander(SteeringComponent):
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
         params = ctx.params(self)
-        n = len(ctx)
-        angle = ctx.state("angle")
-        fresh = np.isnan(angle)
-        angle[fresh] = ctx.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
-        angle += params.jitter * np.sqrt(ctx.dt) * ctx.rng.standard_normal(n)
-        angle = (angle + np.pi) % (2.0 * np.pi) - np.pi
-        ctx.set_state("angle", angle)
+        angle = wander_angles(ctx, params.jitter)
         targets = wander_targets(ctx.position, ctx.heading, angle, params.radius, params.distance)
         if ctx.debug is not None:
             centers = ctx.position + scale_rows(ctx.heading, params.distance)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -17,7 +17,14 @@ from ..debug import PATH_COLOR, TARGET_COLOR
 from ..path import Path
 from .seek import arrive_velocity, seek_velocity, velocity_force
 
-__all__ = ["FollowWaypoints", "advance_reached", "final_run", "next_waypoint"]
+__all__ = [
+    "FollowWaypoints",
+    "WaypointLists",
+    "advance_reached",
+    "final_run",
+    "next_waypoint",
+    "waypoint_lists",
+]
 
 #: The ways through a list of waypoints.
 MODES = ("loop", "pingpong", "once")
@@ -114,6 +121,39 @@ def advance_reached(
     return index, sense
 
 
+class WaypointLists(NamedTuple):
+    """A batch's waypoint lists in one array, each agent indexing its own run of it.
+
+    Attributes:
+        points: ``(m, 2)`` every distinct list's points, one run per list, px.
+        starts: ``(p,)`` int, where each list starts in ``points``.
+        which: ``(n,)`` int, each agent's list.
+        counts: ``(n,)`` the number of points of each agent's list (floats).
+        first: ``(n,)`` int, where each agent's list starts.
+        runs: The ``p`` lists' points as they were read.
+    """
+
+    points: np.ndarray
+    starts: np.ndarray
+    which: np.ndarray
+    counts: np.ndarray
+    first: np.ndarray
+    runs: list[np.ndarray]
+
+
+def waypoint_lists(groups: Any, n: int) -> WaypointLists:
+    """The ``points`` of ``n`` agents (the gathered groups: point arrays, or Paths read now)
+    as one :class:`WaypointLists`."""
+    runs = [value.points if isinstance(value, Path) else value for value, _ in groups]
+    counts = np.array([len(points) for points in runs], dtype=float)
+    starts = np.concatenate(([0], np.cumsum(counts[:-1]))).astype(np.intp)
+    points = runs[0] if len(runs) == 1 else np.concatenate(runs)
+    which = np.zeros(n, dtype=np.intp)
+    for number, (_, rows) in enumerate(groups[1:], start=1):
+        which[rows] = number
+    return WaypointLists(points, starts, which, counts[which], starts[which], runs)
+
+
 def final_run(points: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Index, per list, of the first of the repeats its last point ends with.
 
@@ -168,18 +208,9 @@ class FollowWaypoints(SteeringComponent):
     tolerance: float = param(default=2.0, ge=0.0, kw_only=True)
 
     def steer(self, ctx: SteeringContext) -> np.ndarray:
-        # Every distinct list's points in one array; each agent indexes its own run of it.
         params = ctx.params(self)
-        groups = params.points
-        lists = [value.points if isinstance(value, Path) else value for value, _ in groups]
-        counts = np.array([len(points) for points in lists], dtype=float)
-        starts = np.concatenate(([0], np.cumsum(counts[:-1]))).astype(np.intp)
-        points = lists[0] if len(lists) == 1 else np.concatenate(lists)
-        which = np.zeros(len(ctx), dtype=np.intp)
-        for number, (_, rows) in enumerate(groups[1:], start=1):
-            which[rows] = number
-        count, first = counts[which], starts[which]
-
+        lists = waypoint_lists(params.points, len(ctx))
+        points, count, first = lists.points, lists.counts, lists.first
         state = ctx.state("waypoint", shape=(2,))
         state[np.isnan(state[:, 0])] = (0.0, 1.0)
         index = np.minimum(state[:, 0], count - 1.0)  # a Path may have lost points
@@ -198,7 +229,7 @@ class FollowWaypoints(SteeringComponent):
         desired = seek_velocity(ctx.position, goal, ctx.max_speed)
         if self.mode == "once":
             # Brake for the last point from the first of its repeats on, as if it were one.
-            last = index >= final_run(points, starts)[which]
+            last = index >= final_run(points, lists.starts)[lists.which]
             desired[last] = arrive_velocity(
                 ctx.position[last],
                 goal[last],
@@ -209,7 +240,7 @@ class FollowWaypoints(SteeringComponent):
                 params.tolerance[last],
             )
         if ctx.debug is not None:
-            for value, own in zip(groups, lists, strict=True):
+            for value, own in zip(params.points, lists.runs, strict=True):
                 if ctx.debug.once(("waypoints", id(value[0]))):
                     ctx.debug.circles(own, np.full(len(own), 4.0), PATH_COLOR)
             ctx.debug.lines(ctx.position, goal, TARGET_COLOR)
