@@ -111,12 +111,12 @@ class BoundProgram:
             ContainmentBinding(kernel, self._containments[k], node)
             for k, node in enumerate(program.containments)
         ]
-        # Whether a leaf reads more each step than its targets and the geometry.
-        self._reads_more = any(
+        # Whether a leaf reads the batch's agents as a numpy component sees them (a flocking
+        # rule only where it takes numpy's pairs: _bind_pairs sees to that).
+        self._reads_batch = any(
             (
-                *(program.neighbor_leaves, program.avoiders, program.sight_cones),
-                *(program.followers, program.leaders, program.scanners, program.wanders),
-                self._bindings,
+                *(program.avoiders, program.sight_cones, program.followers, program.leaders),
+                *(program.scanners, program.wanders, self._bindings),
             )
         )
         self._struct = struct
@@ -131,12 +131,12 @@ class BoundProgram:
                 self._gone[number] = table.gone(frame) if table.may_be_gone(frame) else 0
         if program.avoiders or program.walls or program.sight_cones:
             self._struct.geometry = geometry.struct(frame.geometry)
-        if not self._reads_more:
+        if program.neighbor_leaves:
+            self._bind_pairs(frame, batch)
+        if not self._reads_batch:
             return self._struct
         # What the leaves read of the batch, as the numpy components see it: one frame for all.
         batch_frame = BatchFrame(frame, batch.slots, batch.index)
-        if program.neighbor_leaves:
-            self._bind_pairs(batch_frame, batch)
         if program.avoiders:
             self._bind_obstacles(batch_frame)
         if program.sight_cones:
@@ -225,16 +225,17 @@ class BoundProgram:
             entry.occluded = cast(EvadeSightCone, node.component).occluded
         self._held_sight_cones = held
 
-    def _bind_pairs(self, batch_frame: BatchFrame, batch: Batch) -> None:
+    def _bind_pairs(self, frame: StepFrame, batch: Batch) -> None:
         """Each flocking rule's neighbour pairs, asked as Separation.steer asks; among every
         agent of the world, or among groups no agent is in two of (labelled), left to the C,
         which finds them on a grid of its own (and sums them in the world's order, as the
         numpy index does for up to 64 agents)."""
-        ffi, frame = self._ffi, batch_frame.step
+        ffi = self._ffi
         world = frame.agents.rows
         world_buffer = ffi.from_buffer("intptr_t[]", checked("world", world, INTP, (len(world),)))
         self._struct.world, self._struct.n_world = world_buffer, len(world)
         held: list[Any] = [(world, world_buffer)]
+        batch_frame = None
         for number, node in enumerate(self.program.neighbor_leaves):
             entry = self._pairs[number]
             entry.everyone = self.program.among_all[number]
@@ -243,6 +244,8 @@ class BoundProgram:
                 entry.query = entry.other = entry.offset = entry.distance = ffi.NULL
                 entry.count = 0
                 continue
+            if batch_frame is None:  # numpy's pairs, asked as Separation.steer asks
+                batch_frame = BatchFrame(frame, batch.slots, batch.index)
             params = SteeringContext(batch_frame, node).params(node.component)
             pairs = SteeringContext(batch_frame, node).neighbors(params.radius, params.among)
             p = len(pairs)
